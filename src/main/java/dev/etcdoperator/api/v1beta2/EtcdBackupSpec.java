@@ -1,0 +1,111 @@
+package dev.etcdoperator.api.v1beta2;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "(has(self.etcdEndpoints) && size(self.etcdEndpoints) > 0) || has(self.etcdCluster)",
+        message = "set etcdEndpoints or etcdCluster")
+@ValidationRule(value = "self.storageType != 'S3' || has(self.s3)", message = "storageType S3 requires s3")
+public class EtcdBackupSpec {
+
+    @JsonPropertyDescription("Client URLs of the cluster to back up; the member with the newest revision is used.")
+    private List<String> etcdEndpoints;
+
+    @JsonPropertyDescription("Additive: an EtcdCluster in this namespace to back up, instead of etcdEndpoints.")
+    private EtcdClusterRef etcdCluster;
+
+    @Required
+    @ValidationRule(value = "self in ['S3', 'ABS', 'GCS', 'OSS']", message = "storageType must be one of S3, ABS, GCS, OSS")
+    @JsonPropertyDescription("S3 (ABS, GCS and OSS are accepted for compatibility and reported as not supported).")
+    private String storageType;
+
+    private BackupPolicy backupPolicy;
+
+    private S3Source s3;
+
+    private OtherStorageSource abs;
+
+    private OtherStorageSource gcs;
+
+    private OtherStorageSource oss;
+
+    @JsonPropertyDescription("Secret with etcd-client.crt, etcd-client.key and etcd-client-ca.crt.")
+    private String clientTLSSecret;
+
+    public List<String> getEtcdEndpoints() {
+        return etcdEndpoints;
+    }
+
+    public void setEtcdEndpoints(List<String> etcdEndpoints) {
+        this.etcdEndpoints = etcdEndpoints;
+    }
+
+    public EtcdClusterRef getEtcdCluster() {
+        return etcdCluster;
+    }
+
+    public void setEtcdCluster(EtcdClusterRef etcdCluster) {
+        this.etcdCluster = etcdCluster;
+    }
+
+    public String getStorageType() {
+        return storageType;
+    }
+
+    public void setStorageType(String storageType) {
+        this.storageType = storageType;
+    }
+
+    public BackupPolicy getBackupPolicy() {
+        return backupPolicy;
+    }
+
+    public void setBackupPolicy(BackupPolicy backupPolicy) {
+        this.backupPolicy = backupPolicy;
+    }
+
+    public S3Source getS3() {
+        return s3;
+    }
+
+    public void setS3(S3Source s3) {
+        this.s3 = s3;
+    }
+
+    public OtherStorageSource getAbs() {
+        return abs;
+    }
+
+    public void setAbs(OtherStorageSource abs) {
+        this.abs = abs;
+    }
+
+    public OtherStorageSource getGcs() {
+        return gcs;
+    }
+
+    public void setGcs(OtherStorageSource gcs) {
+        this.gcs = gcs;
+    }
+
+    public OtherStorageSource getOss() {
+        return oss;
+    }
+
+    public void setOss(OtherStorageSource oss) {
+        this.oss = oss;
+    }
+
+    public String getClientTLSSecret() {
+        return clientTLSSecret;
+    }
+
+    public void setClientTLSSecret(String clientTLSSecret) {
+        this.clientTLSSecret = clientTLSSecret;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.etcdoperator.api.v1beta2;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdBackupStatus implements ConditionedStatus {
+    private Boolean succeeded;
+
+    @JsonProperty("Reason")
+    private String reason;
+
+    private String etcdVersion;
+
+    private Long etcdRevision;
+
+    @JsonPropertyDescription("RFC 3339 time of the last successful backup.")
+    private String lastSuccessDate;
+
+    @JsonPropertyDescription("<bucket>/<key> of the last successful backup.")
+    private String backupPath;
+
+    private Long backupSize;
+
+    @JsonPropertyDescription("Hex SHA-256 of the last successful backup.")
+    private String backupSha256;
+
+    private List<Condition> conditions = new ArrayList<>();
+
+    private Long observedGeneration;
+
+    public Boolean getSucceeded() {
+        return succeeded;
+    }
+
+    public void setSucceeded(Boolean succeeded) {
+        this.succeeded = succeeded;
+    }
+
+    @JsonProperty("Reason")
+    public String getReason() {
+        return reason;
+    }
+
+    @JsonProperty("Reason")
+    public void setReason(String reason) {
+        this.reason = reason;
+    }
+
+    public String getEtcdVersion() {
+        return etcdVersion;
+    }
+
+    public void setEtcdVersion(String etcdVersion) {
+        this.etcdVersion = etcdVersion;
+    }
+
+    public Long getEtcdRevision() {
+        return etcdRevision;
+    }
+
+    public void setEtcdRevision(Long etcdRevision) {
+        this.etcdRevision = etcdRevision;
+    }
+
+    public String getLastSuccessDate() {
+        return lastSuccessDate;
+    }
+
+    public void setLastSuccessDate(String lastSuccessDate) {
+        this.lastSuccessDate = lastSuccessDate;
+    }
+
+    public String getBackupPath() {
+        return backupPath;
+    }
+
+    public void setBackupPath(String backupPath) {
+        this.backupPath = backupPath;
+    }
+
+    public Long getBackupSize() {
+        return backupSize;
+    }
+
+    public void setBackupSize(Long backupSize) {
+        this.backupSize = backupSize;
+    }
+
+    public String getBackupSha256() {
+        return backupSha256;
+    }
+
+    public void setBackupSha256(String backupSha256) {
+        this.backupSha256 = backupSha256;
+    }
+
+    @Override
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    @Override
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    @Override
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    @Override
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+}

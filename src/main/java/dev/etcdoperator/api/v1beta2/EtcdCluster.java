@@ -1,0 +1,31 @@
+package dev.etcdoperator.api.v1beta2;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+@Group(ApiGroup.GROUP)
+@Version(ApiGroup.VERSION)
+@Kind("EtcdCluster")
+@Plural("etcdclusters")
+@Singular("etcdcluster")
+@ShortNames("etcd")
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class EtcdCluster extends CustomResource<EtcdClusterSpec, EtcdClusterStatus> implements Namespaced {
+
+    @Override
+    protected EtcdClusterSpec initSpec() {
+        return new EtcdClusterSpec();
+    }
+
+    @Override
+    protected EtcdClusterStatus initStatus() {
+        return new EtcdClusterStatus();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.etcdoperator.api.v1beta2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.PrinterColumn;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdClusterSpec {
+
+    public static final String DEFAULT_REPOSITORY = "quay.io/coreos/etcd";
+    public static final String DEFAULT_VERSION = "3.5.17";
+
+    @Required
+    @Min(1)
+    @Max(7)
+    @SpecReplicas
+    @PrinterColumn(name = "Size", priority = 0)
+    @JsonPropertyDescription("Desired number of members, 1 to 7.")
+    private Integer size;
+
+    @JsonPropertyDescription("Image repository of etcd; the image is <repository>:v<version>. Default quay.io/coreos/etcd.")
+    private String repository;
+
+    @Pattern(SemVer.PATTERN)
+    @PrinterColumn(name = "Version")
+    @JsonPropertyDescription("etcd version (semver; a leading v is allowed). Default " + DEFAULT_VERSION + ".")
+    private String version;
+
+    @JsonPropertyDescription("Stop managing the cluster: no member is added, removed or upgraded while paused.")
+    private Boolean paused;
+
+    @JsonPropertyDescription("Policy for the member pods.")
+    private PodPolicy pod;
+
+    @JsonProperty("TLS")
+    @JsonPropertyDescription("TLS for peer, client and operator traffic, from static secrets.")
+    private TlsPolicy tls;
+
+    public Integer getSize() {
+        return size;
+    }
+
+    public void setSize(Integer size) {
+        this.size = size;
+    }
+
+    public String getRepository() {
+        return repository;
+    }
+
+    public void setRepository(String repository) {
+        this.repository = repository;
+    }
+
+    public String getVersion() {
+        return version;
+    }
+
+    public void setVersion(String version) {
+        this.version = version;
+    }
+
+    public Boolean getPaused() {
+        return paused;
+    }
+
+    public void setPaused(Boolean paused) {
+        this.paused = paused;
+    }
+
+    public PodPolicy getPod() {
+        return pod;
+    }
+
+    public void setPod(PodPolicy pod) {
+        this.pod = pod;
+    }
+
+    @JsonProperty("TLS")
+    public TlsPolicy getTls() {
+        return tls;
+    }
+
+    @JsonProperty("TLS")
+    public void setTls(TlsPolicy tls) {
+        this.tls = tls;
+    }
+}

@@ -1,0 +1,155 @@
+package dev.etcdoperator.api.v1beta2;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.PrinterColumn;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdClusterStatus implements ConditionedStatus {
+
+    @PrinterColumn(name = "Phase")
+    @JsonPropertyDescription("Creating, Running or Failed.")
+    private String phase;
+
+    private String reason;
+
+    private Boolean controlPaused;
+
+    private List<Condition> conditions = new ArrayList<>();
+
+    @StatusReplicas
+    @JsonPropertyDescription("Current number of etcd members.")
+    private Integer size;
+
+    @PrinterColumn(name = "Ready")
+    @JsonPropertyDescription("Number of members that are ready.")
+    private Integer readyMembers;
+
+    private String serviceName;
+
+    private Integer clientPort;
+
+    private MembersStatus members;
+
+    @JsonPropertyDescription("Per-member detail as the operator last observed it.")
+    private List<MemberDetail> memberDetails;
+
+    private String currentVersion;
+
+    private String targetVersion;
+
+    @JsonPropertyDescription("The metadata.generation this status reflects.")
+    private Long observedGeneration;
+
+    public String getPhase() {
+        return phase;
+    }
+
+    public void setPhase(String phase) {
+        this.phase = phase;
+    }
+
+    public String getReason() {
+        return reason;
+    }
+
+    public void setReason(String reason) {
+        this.reason = reason;
+    }
+
+    public Boolean getControlPaused() {
+        return controlPaused;
+    }
+
+    public void setControlPaused(Boolean controlPaused) {
+        this.controlPaused = controlPaused;
+    }
+
+    @Override
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    @Override
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    public Integer getSize() {
+        return size;
+    }
+
+    public void setSize(Integer size) {
+        this.size = size;
+    }
+
+    public Integer getReadyMembers() {
+        return readyMembers;
+    }
+
+    public void setReadyMembers(Integer readyMembers) {
+        this.readyMembers = readyMembers;
+    }
+
+    public String getServiceName() {
+        return serviceName;
+    }
+
+    public void setServiceName(String serviceName) {
+        this.serviceName = serviceName;
+    }
+
+    public Integer getClientPort() {
+        return clientPort;
+    }
+
+    public void setClientPort(Integer clientPort) {
+        this.clientPort = clientPort;
+    }
+
+    public MembersStatus getMembers() {
+        return members;
+    }
+
+    public void setMembers(MembersStatus members) {
+        this.members = members;
+    }
+
+    public List<MemberDetail> getMemberDetails() {
+        return memberDetails;
+    }
+
+    public void setMemberDetails(List<MemberDetail> memberDetails) {
+        this.memberDetails = memberDetails;
+    }
+
+    public String getCurrentVersion() {
+        return currentVersion;
+    }
+
+    public void setCurrentVersion(String currentVersion) {
+        this.currentVersion = currentVersion;
+    }
+
+    public String getTargetVersion() {
+        return targetVersion;
+    }
+
+    public void setTargetVersion(String targetVersion) {
+        this.targetVersion = targetVersion;
+    }
+
+    @Override
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    @Override
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+}

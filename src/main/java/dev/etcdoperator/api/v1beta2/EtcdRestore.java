@@ -1,0 +1,27 @@
+package dev.etcdoperator.api.v1beta2;
+
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+@Group(ApiGroup.GROUP)
+@Version(ApiGroup.VERSION)
+@Kind("EtcdRestore")
+@Plural("etcdrestores")
+@Singular("etcdrestore")
+public class EtcdRestore extends CustomResource<EtcdRestoreSpec, EtcdRestoreStatus> implements Namespaced {
+
+    @Override
+    protected EtcdRestoreSpec initSpec() {
+        return new EtcdRestoreSpec();
+    }
+
+    @Override
+    protected EtcdRestoreStatus initStatus() {
+        return new EtcdRestoreStatus();
+    }
+}

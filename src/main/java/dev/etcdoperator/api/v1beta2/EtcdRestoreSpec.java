@@ -1,0 +1,76 @@
+package dev.etcdoperator.api.v1beta2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.backupStorageType != 'S3' || has(self.s3)", message = "backupStorageType S3 requires s3")
+public class EtcdRestoreSpec {
+
+    @Required
+    @JsonPropertyDescription("The EtcdCluster (same namespace) whose metadata and spec are the template of the restored cluster.")
+    private EtcdClusterRef etcdCluster;
+
+    @Required
+    @ValidationRule(value = "self in ['S3', 'ABS', 'GCS', 'OSS']",
+            message = "backupStorageType must be one of S3, ABS, GCS, OSS")
+    private String backupStorageType;
+
+    private S3Source s3;
+
+    private OtherStorageSource abs;
+
+    private OtherStorageSource gcs;
+
+    private OtherStorageSource oss;
+
+    public EtcdClusterRef getEtcdCluster() {
+        return etcdCluster;
+    }
+
+    public void setEtcdCluster(EtcdClusterRef etcdCluster) {
+        this.etcdCluster = etcdCluster;
+    }
+
+    public String getBackupStorageType() {
+        return backupStorageType;
+    }
+
+    public void setBackupStorageType(String backupStorageType) {
+        this.backupStorageType = backupStorageType;
+    }
+
+    public S3Source getS3() {
+        return s3;
+    }
+
+    public void setS3(S3Source s3) {
+        this.s3 = s3;
+    }
+
+    public OtherStorageSource getAbs() {
+        return abs;
+    }
+
+    public void setAbs(OtherStorageSource abs) {
+        this.abs = abs;
+    }
+
+    public OtherStorageSource getGcs() {
+        return gcs;
+    }
+
+    public void setGcs(OtherStorageSource gcs) {
+        this.gcs = gcs;
+    }
+
+    public OtherStorageSource getOss() {
+        return oss;
+    }
+
+    public void setOss(OtherStorageSource oss) {
+        this.oss = oss;
+    }
+}

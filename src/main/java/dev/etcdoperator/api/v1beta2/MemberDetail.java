@@ -1,0 +1,80 @@
+package dev.etcdoperator.api.v1beta2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** What the operator last saw of one member, through the etcd API and its pod. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class MemberDetail {
+    private String name;
+    private String id;
+    private String peerURL;
+    private String clientURL;
+    private Boolean healthy;
+    private Boolean leader;
+    private Boolean learner;
+    private String version;
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public String getId() {
+        return id;
+    }
+
+    public void setId(String id) {
+        this.id = id;
+    }
+
+    public String getPeerURL() {
+        return peerURL;
+    }
+
+    public void setPeerURL(String peerURL) {
+        this.peerURL = peerURL;
+    }
+
+    public String getClientURL() {
+        return clientURL;
+    }
+
+    public void setClientURL(String clientURL) {
+        this.clientURL = clientURL;
+    }
+
+    public Boolean getHealthy() {
+        return healthy;
+    }
+
+    public void setHealthy(Boolean healthy) {
+        this.healthy = healthy;
+    }
+
+    public Boolean getLeader() {
+        return leader;
+    }
+
+    public void setLeader(Boolean leader) {
+        this.leader = leader;
+    }
+
+    public Boolean getLearner() {
+        return learner;
+    }
+
+    public void setLearner(Boolean learner) {
+        this.learner = learner;
+    }
+
+    public String getVersion() {
+        return version;
+    }
+
+    public void setVersion(String version) {
+        this.version = version;
+    }
+}

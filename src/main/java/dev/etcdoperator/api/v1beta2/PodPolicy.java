@@ -1,0 +1,166 @@
+package dev.etcdoperator.api.v1beta2;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Toleration;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class PodPolicy {
+
+    @ValidationRule(value = "!('app' in self) && self.all(k, !k.startsWith('etcd_'))",
+            message = "labels 'app' and 'etcd_*' are reserved for the operator")
+    @JsonPropertyDescription("Labels added to every member pod; 'app' and 'etcd_*' are reserved.")
+    private Map<String, String> labels;
+
+    private Map<String, String> nodeSelector;
+
+    private Affinity affinity;
+
+    @JsonPropertyDescription("Deprecated: a required pod anti-affinity on kubernetes.io/hostname between members.")
+    private Boolean antiAffinity;
+
+    private ResourceRequirements resources;
+
+    private List<Toleration> tolerations;
+
+    @JsonPropertyDescription("Environment variables for the etcd container.")
+    private List<EnvVar> etcdEnv;
+
+    @JsonPropertyDescription("A PVC per member for its data; without it, an emptyDir.")
+    private PersistentVolumeClaimSpec persistentVolumeClaimSpec;
+
+    private Map<String, String> annotations;
+
+    @JsonPropertyDescription("Image of the init containers. Default busybox:1.36.")
+    private String busyboxImage;
+
+    private PodSecurityContext securityContext;
+
+    @Min(0)
+    @JsonProperty("DNSTimeoutInSecond")
+    @JsonPropertyDescription("How long a new member waits for its DNS name to resolve. Default 0: wait without limit.")
+    private Long dnsTimeoutInSecond;
+
+    @JsonProperty("ClusterDomain")
+    @JsonPropertyDescription("Cluster domain appended to member DNS names, for example .cluster.local. Default empty.")
+    private String clusterDomain;
+
+    public Map<String, String> getLabels() {
+        return labels;
+    }
+
+    public void setLabels(Map<String, String> labels) {
+        this.labels = labels;
+    }
+
+    public Map<String, String> getNodeSelector() {
+        return nodeSelector;
+    }
+
+    public void setNodeSelector(Map<String, String> nodeSelector) {
+        this.nodeSelector = nodeSelector;
+    }
+
+    public Affinity getAffinity() {
+        return affinity;
+    }
+
+    public void setAffinity(Affinity affinity) {
+        this.affinity = affinity;
+    }
+
+    public Boolean getAntiAffinity() {
+        return antiAffinity;
+    }
+
+    public void setAntiAffinity(Boolean antiAffinity) {
+        this.antiAffinity = antiAffinity;
+    }
+
+    public ResourceRequirements getResources() {
+        return resources;
+    }
+
+    public void setResources(ResourceRequirements resources) {
+        this.resources = resources;
+    }
+
+    public List<Toleration> getTolerations() {
+        return tolerations;
+    }
+
+    public void setTolerations(List<Toleration> tolerations) {
+        this.tolerations = tolerations;
+    }
+
+    public List<EnvVar> getEtcdEnv() {
+        return etcdEnv;
+    }
+
+    public void setEtcdEnv(List<EnvVar> etcdEnv) {
+        this.etcdEnv = etcdEnv;
+    }
+
+    public PersistentVolumeClaimSpec getPersistentVolumeClaimSpec() {
+        return persistentVolumeClaimSpec;
+    }
+
+    public void setPersistentVolumeClaimSpec(PersistentVolumeClaimSpec persistentVolumeClaimSpec) {
+        this.persistentVolumeClaimSpec = persistentVolumeClaimSpec;
+    }
+
+    public Map<String, String> getAnnotations() {
+        return annotations;
+    }
+
+    public void setAnnotations(Map<String, String> annotations) {
+        this.annotations = annotations;
+    }
+
+    public String getBusyboxImage() {
+        return busyboxImage;
+    }
+
+    public void setBusyboxImage(String busyboxImage) {
+        this.busyboxImage = busyboxImage;
+    }
+
+    public PodSecurityContext getSecurityContext() {
+        return securityContext;
+    }
+
+    public void setSecurityContext(PodSecurityContext securityContext) {
+        this.securityContext = securityContext;
+    }
+
+    @JsonProperty("DNSTimeoutInSecond")
+    public Long getDnsTimeoutInSecond() {
+        return dnsTimeoutInSecond;
+    }
+
+    @JsonProperty("DNSTimeoutInSecond")
+    public void setDnsTimeoutInSecond(Long dnsTimeoutInSecond) {
+        this.dnsTimeoutInSecond = dnsTimeoutInSecond;
+    }
+
+    @JsonProperty("ClusterDomain")
+    public String getClusterDomain() {
+        return clusterDomain;
+    }
+
+    @JsonProperty("ClusterDomain")
+    public void setClusterDomain(String clusterDomain) {
+        this.clusterDomain = clusterDomain;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.etcdoperator.api.v1beta2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+/** Where a backup lives in S3 or an S3-compatible store; the same fields for backup and restore. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class S3Source {
+    public static final String PATH_PATTERN = "^[^/]+/.+$";
+
+    @Required
+    @Pattern(PATH_PATTERN)
+    @JsonPropertyDescription("<bucket>/<key>; for periodic backups a prefix to which the revision and time are appended.")
+    private String path;
+
+    @Required
+    @JsonPropertyDescription("Secret holding AWS 'credentials' and 'config' files; profile 'default' is used.")
+    private String awsSecret;
+
+    @JsonPropertyDescription("Endpoint of an S3-compatible store; blank means AWS.")
+    private String endpoint;
+
+    @JsonPropertyDescription("Use path-style addressing (bucket in the path), as most S3-compatible stores need.")
+    private Boolean forcePathStyle;
+
+    public String getPath() {
+        return path;
+    }
+
+    public void setPath(String path) {
+        this.path = path;
+    }
+
+    public String getAwsSecret() {
+        return awsSecret;
+    }
+
+    public void setAwsSecret(String awsSecret) {
+        this.awsSecret = awsSecret;
+    }
+
+    public String getEndpoint() {
+        return endpoint;
+    }
+
+    public void setEndpoint(String endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    public Boolean getForcePathStyle() {
+        return forcePathStyle;
+    }
+
+    public void setForcePathStyle(Boolean forcePathStyle) {
+        this.forcePathStyle = forcePathStyle;
+    }
+}
