@@ -1,0 +1,54 @@
+package dev.etcdoperator.sandbox.support;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the machine's kubectl against a kubeconfig, as a user would. */
+public final class Kubectl {
+    private final Path kubeconfig;
+
+    public record Result(int exitCode, String output) {
+        public boolean ok() {
+            return exitCode == 0;
+        }
+    }
+
+    public Kubectl(Path kubeconfig) {
+        this.kubeconfig = kubeconfig;
+    }
+
+    /** True when a kubectl binary is on the PATH. */
+    public static boolean available() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "kubectl"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public Result run(String... args) {
+        List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            byte[] out = process.getInputStream().readAllBytes();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("kubectl did not finish: " + command);
+            }
+            return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kubectl", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
