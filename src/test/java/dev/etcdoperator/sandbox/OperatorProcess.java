@@ -1,0 +1,138 @@
+package dev.etcdoperator.sandbox;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+
+/**
+ * The packaged operator ({@code target/quarkus-app/quarkus-run.jar}, the artifact the Helm chart deploys) run as
+ * a child process against the sandbox's API server.
+ */
+public final class OperatorProcess implements AutoCloseable {
+    private final List<String> command;
+    private final Path logFile;
+    private final int httpPort;
+    private final Path kubeconfig;
+    private Process process;
+
+    OperatorProcess(Path jar, String apiServerUrl, Path kubeconfig, Path hostsFile, Path logFile,
+            Map<String, String> properties) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("the packaged operator is missing: " + jar
+                    + " (build it with ./mvnw package -DskipTests)");
+        }
+        this.logFile = logFile;
+        this.kubeconfig = kubeconfig;
+        this.httpPort = freePort();
+        command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-Djdk.net.hosts.file=" + hostsFile,
+                "-Dsun.net.inetaddr.ttl=1",
+                "-Dsun.net.inetaddr.negative.ttl=0",
+                "-Dquarkus.http.port=" + httpPort,
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.kubernetes-client.api-server-url=" + apiServerUrl,
+                "-Dquarkus.kubernetes-client.trust-certs=true",
+                "-Dquarkus.kubernetes-client.namespace=default"));
+        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.addAll(List.of("-jar", jar.toString()));
+    }
+
+    /** Starts the process and waits until its readiness check passes. */
+    public OperatorProcess start(Duration timeout) {
+        try {
+            Files.createDirectories(logFile.getParent());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            builder.environment().put("KUBECONFIG", kubeconfig.toString());
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the operator", e);
+        }
+        Awaitility.await("the operator to be ready (log: " + logFile + ")").atMost(timeout)
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException("the operator exited with " + process.exitValue()
+                                + "; see " + logFile);
+                    }
+                    return get("/q/health/ready").statusCode() == 200;
+                });
+        return this;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + httpPort;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** GET on the operator's HTTP port, for /q/health and /q/metrics. */
+    public HttpResponse<String> get(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url() + path))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** SIGKILL, as a crash or an evicted pod would. */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(Duration.ofSeconds(30));
+        }
+    }
+
+    /** SIGTERM, then SIGKILL after 20 s. */
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!waitFor(Duration.ofSeconds(20))) {
+                process.destroyForcibly();
+                waitFor(Duration.ofSeconds(10));
+            }
+        }
+    }
+
+    private boolean waitFor(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
