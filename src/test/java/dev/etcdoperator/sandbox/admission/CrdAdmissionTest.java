@@ -4,6 +4,7 @@ import static dev.etcdoperator.sandbox.admission.CrdAdmissionTestSupport.GROUP;
 import static dev.etcdoperator.sandbox.admission.CrdAdmissionTestSupport.create;
 import static dev.etcdoperator.sandbox.admission.CrdAdmissionTestSupport.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,9 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -234,7 +235,7 @@ class CrdAdmissionTest {
                 """));
 
         assertThat(result.causes()).extracting(Cause::field, Cause::message).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("spec.pod.labels",
+                tuple("spec.pod.labels",
                         "Invalid value: \"object\": labels 'app' and 'etcd_*' are reserved for the operator"));
     }
 }

@@ -3,6 +3,7 @@ package dev.etcdoperator.sandbox.admission;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,7 +35,7 @@ final class CrdAdmissionTestSupport {
 
     /** The plural of our three kinds: EtcdCluster is served as etcdclusters. */
     static String plural(String kind) {
-        return kind.toLowerCase(java.util.Locale.ROOT) + "s";
+        return kind.toLowerCase(Locale.ROOT) + "s";
     }
 
     static AdmissionResult create(CrdAdmission admission, JsonNode object) {

@@ -3,6 +3,7 @@ package dev.etcdoperator.sandbox.admission;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -22,7 +23,7 @@ record InvalidManifest(Path file, String yaml, JsonNode object, String expectedF
     static List<InvalidManifest> all() throws IOException {
         try (Stream<Path> files = Files.list(DIRECTORY)) {
             List<Path> manifests = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-            List<InvalidManifest> all = new java.util.ArrayList<>();
+            List<InvalidManifest> all = new ArrayList<>();
             for (Path manifest : manifests) {
                 all.add(read(manifest));
             }

@@ -5,13 +5,14 @@ import java.util.List;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /** Read access to one node of a CRD's openAPIV3Schema. */
 record StructuralSchema(JsonNode node) {
 
     /** The schema of anything at all: no type, no rules, unknown fields kept. */
     static final StructuralSchema ANYTHING = new StructuralSchema(
-            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+            JsonNodeFactory.instance.objectNode()
                     .put("x-kubernetes-preserve-unknown-fields", true));
 
     Optional<String> type() {
