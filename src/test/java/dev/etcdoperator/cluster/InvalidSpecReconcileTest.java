@@ -1,0 +1,89 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import jakarta.inject.Inject;
+
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.core.status.Conditions;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import org.junit.jupiter.api.Test;
+
+/** The controllers against the fabric8 mock API server: a spec the schema would refuse, let through. */
+@QuarkusTest
+@WithKubernetesTestServer
+class InvalidSpecReconcileTest {
+    @Inject
+    KubernetesClient client;
+
+    @Test
+    void anInvalidClusterIsMarkedAndNothingIsCreated() {
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: zero, namespace: default}
+                spec: {size: 0, version: latest}
+                """, EtcdCluster.class)).create();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace("default").withName("zero").get();
+            assertThat(cluster.getStatus()).isNotNull();
+            assertThat(cluster.getStatus().getPhase()).isEqualTo("Failed");
+            assertThat(Conditions.has(cluster.getStatus().getConditions(), "Valid", "False", "InvalidSpec")).isTrue();
+            assertThat(cluster.getStatus().getConditions().get(0).getMessage())
+                    .contains("spec.size: must be between 1 and 7, got 0")
+                    .contains("spec.version: must be a semantic version");
+        });
+        assertThat(warnings("zero")).singleElement()
+                .satisfies(e -> assertThat(e.getInvolvedObject().getKind()).isEqualTo("EtcdCluster"));
+        assertThat(client.pods().inAnyNamespace().list().getItems()).isEmpty();
+        assertThat(client.services().inAnyNamespace().list().getItems()).isEmpty();
+    }
+
+    @Test
+    void anInvalidBackupAndRestoreAreMarked() {
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdBackup
+                metadata: {name: nobucket, namespace: default}
+                spec:
+                  etcdEndpoints: [http://example-client:2379]
+                  storageType: S3
+                  s3: {path: snapshot.db, awsSecret: aws}
+                """, EtcdBackup.class)).create();
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata: {name: abs, namespace: default}
+                spec:
+                  etcdCluster: {name: example}
+                  backupStorageType: ABS
+                """, EtcdRestore.class)).create();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            EtcdBackup backup = client.resources(EtcdBackup.class).inNamespace("default").withName("nobucket").get();
+            assertThat(backup.getStatus().getSucceeded()).isFalse();
+            assertThat(backup.getStatus().getReason()).contains("spec.s3.path: must be <bucket>/<key>");
+            EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace("default").withName("abs").get();
+            assertThat(restore.getStatus().getSucceeded()).isFalse();
+            assertThat(restore.getStatus().getReason()).contains("storage type ABS is not supported");
+        });
+        assertThat(warnings("nobucket")).hasSize(1);
+        assertThat(warnings("abs")).hasSize(1);
+    }
+
+    private java.util.List<Event> warnings(String name) {
+        return client.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> e.getInvolvedObject().getName().equals(name))
+                .filter(e -> "Warning".equals(e.getType()) && "InvalidSpec".equals(e.getReason()))
+                .toList();
+    }
+}
