@@ -71,6 +71,7 @@ final class VolumeDirectories {
         Map<String, Path> dirs = new LinkedHashMap<>();
         String ns = pod.getMetadata().getNamespace();
         try {
+            Files.createDirectories(podDir(pod));
             for (Volume v : volumes(pod)) {
                 Path dir;
                 if (v.getPersistentVolumeClaim() != null) {
