@@ -138,6 +138,10 @@ final class PodWorker {
                 ProbeRunner.validate(c.getReadinessProbe(), "readinessProbe");
                 ProbeRunner.validate(c.getLivenessProbe(), "livenessProbe");
                 ProbeRunner.validate(c.getStartupProbe(), "startupProbe");
+                if (c.getRestartPolicy() != null) {
+                    throw new NotEmulatedException("SidecarNotEmulated",
+                            "a container-level restartPolicy (sidecar init container) is not emulated");
+                }
                 if (c.getLifecycle() != null && (c.getLifecycle().getPostStart() != null || c.getLifecycle().getPreStop() != null)) {
                     throw new NotEmulatedException("LifecycleHookNotEmulated", "postStart and preStop hooks are not emulated");
                 }
