@@ -1,0 +1,80 @@
+package dev.etcdoperator.sandbox.pods;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Maps a container image and its command line onto programs installed on this machine. Only images
+ * the sandbox can stand in for are accepted: etcd images (their etcd, etcdctl, etcdutl and sh) and
+ * busybox/alpine (the host's sh and utilities). Everything else is refused.
+ */
+final class ImageResolver {
+    static final String IMAGE_NOT_EMULATED = "ImageNotEmulated";
+    static final String COMMAND_NOT_FOUND = "CommandNotFound";
+
+    private static final List<String> SEARCH_PATH = List.of("/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin");
+    private static final List<String> ETCD_IMAGE_PROGRAMS = List.of("etcd", "etcdctl", "etcdutl", "sh");
+
+    private final Map<String, Path> overrides;
+
+    ImageResolver() {
+        this(Map.of());
+    }
+
+    /** @param overrides program name to host path, used before the search path (e.g. a specific etcd) */
+    ImageResolver(Map<String, Path> overrides) {
+        this.overrides = Map.copyOf(overrides);
+    }
+
+    /** The host command line for a container whose command and args are already expanded. */
+    List<String> commandLine(String image, List<String> command, List<String> args) throws NotEmulatedException {
+        String repository = repository(image);
+        String lastSegment = repository.substring(repository.lastIndexOf('/') + 1);
+        List<String> argv = new ArrayList<>();
+        if (repository.contains("etcd")) {
+            argv.addAll(command.isEmpty() ? List.of("etcd") : command);
+            argv.addAll(args);
+            String program = basename(argv.get(0));
+            if (!ETCD_IMAGE_PROGRAMS.contains(program)) {
+                throw new NotEmulatedException(COMMAND_NOT_FOUND,
+                        "the sandbox's etcd image provides only " + ETCD_IMAGE_PROGRAMS + ", not " + argv.get(0));
+            }
+            argv.set(0, hostProgram(program, image));
+        } else if (lastSegment.equals("busybox") || lastSegment.equals("alpine")) {
+            argv.addAll(command.isEmpty() ? List.of("sh") : command);
+            argv.addAll(args);
+            argv.set(0, hostProgram(basename(argv.get(0)), image));
+        } else {
+            throw new NotEmulatedException(IMAGE_NOT_EMULATED, "the sandbox cannot run image " + image
+                    + ": only etcd images and busybox/alpine are emulated with local programs");
+        }
+        return argv;
+    }
+
+    static String repository(String image) {
+        String withoutDigest = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+        int slash = withoutDigest.lastIndexOf('/');
+        int colon = withoutDigest.lastIndexOf(':');
+        return colon > slash ? withoutDigest.substring(0, colon) : withoutDigest;
+    }
+
+    private String hostProgram(String program, String image) throws NotEmulatedException {
+        return find(program).map(Path::toString).orElseThrow(() -> new NotEmulatedException(COMMAND_NOT_FOUND,
+                "program " + program + " of image " + image + " is not installed on this machine"));
+    }
+
+    private Optional<Path> find(String program) {
+        if (overrides.containsKey(program)) {
+            return Optional.of(overrides.get(program));
+        }
+        return SEARCH_PATH.stream().map(dir -> Path.of(dir, program)).filter(Files::isExecutable).findFirst();
+    }
+
+    private static String basename(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}
