@@ -63,7 +63,7 @@ public final class OperatorProcess implements AutoCloseable {
             throw new UncheckedIOException("cannot start the operator", e);
         }
         Awaitility.await("the operator to be ready (log: " + logFile + ")").atMost(timeout)
-                .pollInterval(Duration.ofMillis(250))
+                .pollInterval(Duration.ofMillis(250)).ignoreExceptionsInstanceOf(UncheckedIOException.class)
                 .until(() -> {
                     if (!process.isAlive()) {
                         throw new IllegalStateException("the operator exited with " + process.exitValue()

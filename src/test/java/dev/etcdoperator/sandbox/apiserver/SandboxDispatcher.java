@@ -49,7 +49,13 @@ final class SandboxDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         try {
-            return route(request);
+            MockResponse response = route(request);
+            if (response.getWebSocketListener() == null && response.header("Content-Type") == null
+                    && response.getBody() != null && response.getBody().size() > 0) {
+                // kubectl asks for protobuf first and takes an answer without a content type for protobuf
+                response.setHeader("Content-Type", "application/json");
+            }
+            return response;
         } catch (RuntimeException e) {
             return status(500, "InternalError", "sandbox API server: " + e);
         }

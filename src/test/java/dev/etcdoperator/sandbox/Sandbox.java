@@ -1,0 +1,168 @@
+package dev.etcdoperator.sandbox;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import dev.etcdoperator.sandbox.admission.CrdAdmissionControl;
+import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
+import dev.etcdoperator.sandbox.apiserver.SandboxApiServer;
+import dev.etcdoperator.sandbox.pods.ClusterDns;
+import dev.etcdoperator.sandbox.pods.PodRuntime;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * A stand-in for a Kubernetes cluster with the operator running on it: the API server (with admission and
+ * garbage collection), cluster DNS, the local pod runtime, and the packaged operator as a child process.
+ * Closing it stops everything it started.
+ */
+public final class Sandbox implements AutoCloseable {
+    private final Options options;
+    private final SandboxApiServer api;
+    private final ClusterDns dns;
+    private final PodRuntime pods;
+    private final Path kubeconfig;
+    private OperatorProcess operator;
+
+    /** How to start the sandbox. */
+    public static final class Options {
+        Path stateDir = Path.of("target", "sandbox");
+        Path crds = Path.of("crds");
+        Path operatorJar = Path.of(System.getProperty("operator.jar",
+                Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
+        int apiPort;
+        boolean admission = true;
+        boolean operator = true;
+        final Map<String, String> operatorProperties = new LinkedHashMap<>();
+
+        public Options stateDir(Path dir) {
+            stateDir = dir;
+            return this;
+        }
+
+        public Options apiPort(int port) {
+            apiPort = port;
+            return this;
+        }
+
+        /** Off: the API server stores custom resources without schema checks, as when validation is bypassed. */
+        public Options admission(boolean on) {
+            admission = on;
+            return this;
+        }
+
+        public Options withoutOperator() {
+            operator = false;
+            return this;
+        }
+
+        public Options operatorProperty(String key, String value) {
+            operatorProperties.put(key, value);
+            return this;
+        }
+    }
+
+    private Sandbox(Options options) throws IOException {
+        this.options = options;
+        deleteRecursively(options.stateDir);
+        Files.createDirectories(options.stateDir);
+        kubeconfig = options.stateDir.resolve("kubeconfig").toAbsolutePath();
+        api = SandboxApiServer.start(options.apiPort, options.crds,
+                options.admission ? CrdAdmissionControl.fromDirectory(options.crds) : AdmissionControl.NONE);
+        dns = new ClusterDns(api.client(), options.stateDir.resolve("dns").toAbsolutePath());
+        pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns);
+    }
+
+    public static Sandbox start(Options options) {
+        Sandbox sandbox = null;
+        try {
+            sandbox = new Sandbox(options);
+            sandbox.dns.start();
+            sandbox.pods.start();
+            Path pending = options.stateDir.resolve("kubeconfig.pending");
+            Files.writeString(pending, sandbox.api.kubeconfig());
+            if (options.operator) {
+                sandbox.startOperator();
+            }
+            Files.move(pending, sandbox.kubeconfig, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return sandbox;
+        } catch (IOException | RuntimeException e) {
+            if (sandbox != null) {
+                sandbox.close();
+            }
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    public static Options options() {
+        return new Options();
+    }
+
+    /** Starts the operator (again, after {@link #stopOperator()} or a kill) and waits until it is ready. */
+    public OperatorProcess startOperator() {
+        operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), api.url(), kubeconfig,
+                dns.hostsFile("default"), options.stateDir.resolve("operator.log").toAbsolutePath(),
+                options.operatorProperties).start(Duration.ofSeconds(90));
+        return operator;
+    }
+
+    public void stopOperator() {
+        if (operator != null) {
+            operator.close();
+        }
+    }
+
+    public OperatorProcess operator() {
+        return operator;
+    }
+
+    public KubernetesClient client() {
+        return api.client();
+    }
+
+    public SandboxApiServer api() {
+        return api;
+    }
+
+    public PodRuntime pods() {
+        return pods;
+    }
+
+    public ClusterDns dns() {
+        return dns;
+    }
+
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    public Path stateDir() {
+        return options.stateDir;
+    }
+
+    @Override
+    public void close() {
+        stopOperator();
+        pods.close();
+        dns.close();
+        api.close();
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
