@@ -1,0 +1,206 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import dev.etcdoperator.sandbox.admission.CrdAdmissionControl;
+import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
+import dev.etcdoperator.sandbox.support.Etcdctl;
+import dev.etcdoperator.sandbox.support.Kubectl;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The sandbox as a user sees it: kubectl against its API server, real etcd in its pods, and the packaged
+ * operator answering on /q/health and /q/metrics.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SandboxIT {
+    static Sandbox sandbox;
+    static Kubectl kubectl;
+
+    @BeforeAll
+    static void start() {
+        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-it")));
+        kubectl = new Kubectl(sandbox.kubeconfig());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    static KubernetesClient client() {
+        return sandbox.client();
+    }
+
+    @Test
+    @Order(1)
+    void theOperatorAnswersHealthAndMetrics() {
+        assertThat(sandbox.operator().get("/q/health").statusCode()).isEqualTo(200);
+        assertThat(sandbox.operator().get("/q/health").body()).contains("\"status\": \"UP\"");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(sandbox.operator().get("/q/metrics")
+                .body()).contains("jvm_memory_used_bytes"));
+    }
+
+    @Test
+    @Order(2)
+    void aBareEtcdPodRunsKeepsItsDataOnItsClaimAndStopsWhenDeleted() throws Exception {
+        assumeTrue(Kubectl.available(), "kubectl is not installed: the kubectl scenario is skipped");
+        Kubectl.Result applied = kubectl.run("apply", "-f", "docs/examples/sandbox/etcd-pod.yaml");
+        assertThat(applied.ok()).as(applied.output()).isTrue();
+        Pod pod = awaitReady("etcd-standalone");
+        assertThat(pod.getStatus().getPodIP()).startsWith("127.");
+        Etcdctl etcd = new Etcdctl("http://" + pod.getStatus().getPodIP() + ":2379");
+        etcd.put("greeting", "hello from the sandbox");
+        assertThat(etcd.get("greeting")).isEqualTo("hello from the sandbox");
+
+        long pid = Long.parseLong(pod.getStatus().getContainerStatuses().get(0).getContainerID()
+                .replace("sandbox://", ""));
+        assertThat(ProcessHandle.of(pid)).isPresent();
+        Kubectl.Result deleted = kubectl.run("delete", "pod", "etcd-standalone");
+        assertThat(deleted.ok()).as(deleted.output()).isTrue();
+        await().atMost(Duration.ofSeconds(40)).until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+
+        Kubectl.Result again = kubectl.run("apply", "-f", "docs/examples/sandbox/etcd-pod.yaml");
+        assertThat(again.ok()).as(again.output()).isTrue();
+        Pod second = awaitReady("etcd-standalone");
+        assertThat(new Etcdctl("http://" + second.getStatus().getPodIP() + ":2379").get("greeting"))
+                .isEqualTo("hello from the sandbox");
+        assertThat(kubectl.run("delete", "-f", "docs/examples/sandbox/etcd-pod.yaml").ok()).isTrue();
+    }
+
+    @Test
+    @Order(3)
+    void theExamplesApplyAndListWithTheirPrinterColumns() {
+        assumeTrue(Kubectl.available(), "kubectl is not installed: the kubectl scenario is skipped");
+        Kubectl.Result applied = kubectl.run("apply", "-f", "docs/examples/");
+        assertThat(applied.ok()).as(applied.output()).isTrue();
+        assertThat(applied.output()).contains("etcdcluster.etcd.database.coreos.com/example created",
+                "etcdbackup.etcd.database.coreos.com/example-backup created",
+                "etcdrestore.etcd.database.coreos.com/example-restore created");
+        Kubectl.Result listed = kubectl.run("get", "etcdclusters");
+        assertThat(listed.output().lines().findFirst().orElseThrow())
+                .matches("NAME\\s+AGE\\s+SIZE\\s+VERSION\\s+PHASE\\s+READY\\s*");
+        assertThat(listed.output()).containsPattern("(?m)^example\\s+\\S+\\s+3\\s+3\\.5\\.17");
+        Kubectl.Result deleted = kubectl.run("delete", "-f", "docs/examples/");
+        assertThat(deleted.ok()).as(deleted.output()).isTrue();
+    }
+
+    static Stream<Path> invalidManifests() throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("src/test/resources/manifests/invalid"))) {
+            return files.sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("invalidManifests")
+    @Order(4)
+    void kubectlApplyOfAnInvalidManifestIsRefusedWithTheFieldError(Path manifest) throws Exception {
+        assumeTrue(Kubectl.available(), "kubectl is not installed: the kubectl scenario is skipped");
+        ExpectedError expected = ExpectedError.of(manifest);
+        Kubectl.Result refused = kubectl.run("apply", "-f", manifest.toString());
+        assertThat(refused.ok()).as(refused.output()).isFalse();
+        assertThat(refused.output()).contains("is invalid").contains(expected.field()).contains(expected.message());
+    }
+
+    static Stream<Path> deserializableInvalidManifests() throws Exception {
+        return invalidManifests().filter(p -> {
+            try {
+                return ExpectedError.of(p).deserializable();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /**
+     * Schema validation bypassed (admission off): the operator's own checks mark the resource invalid with a
+     * condition and an Event, and create nothing.
+     */
+    @ParameterizedTest
+    @MethodSource("deserializableInvalidManifests")
+    @Order(5)
+    void theOperatorRefusesWhatTheSchemaWouldHaveRefused(Path manifest) throws Exception {
+        String namespace = manifest.getFileName().toString().replace(".yaml", "");
+        HasMetadata resource = Serialization.unmarshal(Files.readString(manifest));
+        resource.getMetadata().setNamespace(namespace);
+        sandbox.api().setAdmission(AdmissionControl.NONE);
+        try {
+            client().resource(resource).create();
+        } finally {
+            sandbox.api().setAdmission(CrdAdmissionControl.fromDirectory(Path.of("crds")));
+        }
+        ExpectedError expected = ExpectedError.of(manifest);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            GenericKubernetesResource stored = client().genericKubernetesResources(resource.getApiVersion(),
+                    resource.getKind()).inNamespace(namespace).withName(resource.getMetadata().getName()).get();
+            Map<String, Object> status = stored.get("status");
+            assertThat(status).as("status of " + manifest).isNotNull();
+            assertThat(String.valueOf(status.get("conditions"))).contains("type=Valid", "status=False",
+                    "reason=InvalidSpec", expected.field());
+        });
+        List<Event> events = client().v1().events().inNamespace(namespace).list().getItems();
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("InvalidSpec");
+            assertThat(e.getInvolvedObject().getName()).isEqualTo(resource.getMetadata().getName());
+        });
+        assertThat(client().pods().inNamespace(namespace).list().getItems()).isEmpty();
+        assertThat(client().services().inNamespace(namespace).list().getItems()).isEmpty();
+        assertThat(client().persistentVolumeClaims().inNamespace(namespace).list().getItems()).isEmpty();
+    }
+
+    @Test
+    @Order(6)
+    void theReconcileMetricsOfTheControllersAreExported() {
+        String metrics = sandbox.operator().get("/q/metrics").body();
+        assertThat(metrics).containsPattern("reconciliations_started_total\\{[^}]*etcdcluster");
+        assertThat(metrics).containsPattern("reconciliations_started_total\\{[^}]*etcdbackup");
+        assertThat(metrics).containsPattern("reconciliations_started_total\\{[^}]*etcdrestore");
+    }
+
+    /** The "# expect: <field> <message>" line every invalid manifest starts with. */
+    record ExpectedError(String field, String message, boolean deserializable) {
+        static ExpectedError of(Path manifest) throws Exception {
+            List<String> lines = Files.readAllLines(manifest);
+            String expect = lines.stream().filter(l -> l.startsWith("# expect: ")).findFirst().orElseThrow()
+                    .substring("# expect: ".length());
+            int space = expect.indexOf(' ');
+            boolean deserializable = lines.stream().noneMatch(l -> l.startsWith("# java: undeserializable"));
+            return new ExpectedError(expect.substring(0, space), expect.substring(space + 1), deserializable);
+        }
+    }
+
+    private static Pod awaitReady(String name) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Pod p = client().pods().inNamespace("default").withName(name).get();
+            return p != null && p.getStatus() != null && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        });
+        return client().pods().inNamespace("default").withName(name).get();
+    }
+}
