@@ -1,0 +1,261 @@
+package dev.etcdoperator.cluster;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.PodPolicy;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+
+/**
+ * The Kubernetes objects of an etcd cluster, as the CoreOS operator named and labelled them: the client
+ * Service {@code <cluster>-client}, the headless peer Service {@code <cluster>}, one pod per member (and a PVC
+ * per member when the spec asks for one), and a PodDisruptionBudget keeping quorum. Pure builders: no I/O.
+ */
+public final class ClusterResources {
+    public static final String LABEL_APP = "app";
+    public static final String LABEL_CLUSTER = "etcd_cluster";
+    public static final String LABEL_NODE = "etcd_node";
+    public static final String APP = "etcd";
+    public static final String ETCD_CONTAINER = "etcd";
+    public static final String DATA_VOLUME = "etcd-data";
+    public static final String DATA_MOUNT = "/var/etcd";
+    public static final String DATA_DIR = DATA_MOUNT + "/data";
+    public static final int CLIENT_PORT = 2379;
+    public static final int PEER_PORT = 2380;
+    public static final String DEFAULT_BUSYBOX = "busybox:1.36";
+
+    private ClusterResources() {
+    }
+
+    public static Map<String, String> selector(String cluster) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(LABEL_APP, APP);
+        labels.put(LABEL_CLUSTER, cluster);
+        return labels;
+    }
+
+    public static String clientServiceName(String cluster) {
+        return cluster + "-client";
+    }
+
+    public static Service clientService(EtcdCluster cluster) {
+        String name = cluster.getMetadata().getName();
+        return new ServiceBuilder()
+                .withMetadata(owned(cluster, clientServiceName(name), selector(name)))
+                .withNewSpec()
+                .withSelector(selector(name))
+                .addNewPort().withName("client").withPort(CLIENT_PORT).withTargetPort(new IntOrString(CLIENT_PORT))
+                .withProtocol("TCP").endPort()
+                .endSpec()
+                .build();
+    }
+
+    /** Headless, publishing not-ready addresses: members must resolve each other before they are ready. */
+    public static Service peerService(EtcdCluster cluster) {
+        String name = cluster.getMetadata().getName();
+        return new ServiceBuilder()
+                .withMetadata(owned(cluster, name, selector(name)))
+                .withNewSpec()
+                .withClusterIP("None")
+                .withPublishNotReadyAddresses(true)
+                .withSelector(selector(name))
+                .addNewPort().withName("client").withPort(CLIENT_PORT).withTargetPort(new IntOrString(CLIENT_PORT))
+                .withProtocol("TCP").endPort()
+                .addNewPort().withName("peer").withPort(PEER_PORT).withTargetPort(new IntOrString(PEER_PORT))
+                .withProtocol("TCP").endPort()
+                .endSpec()
+                .build();
+    }
+
+    /** Keeps a majority of members available through voluntary disruptions. */
+    public static PodDisruptionBudget disruptionBudget(EtcdCluster cluster, int size) {
+        String name = cluster.getMetadata().getName();
+        return new PodDisruptionBudgetBuilder()
+                .withMetadata(owned(cluster, name, selector(name)))
+                .withNewSpec()
+                .withMinAvailable(new IntOrString(size / 2 + 1))
+                .withSelector(new LabelSelectorBuilder().withMatchLabels(selector(name)).build())
+                .endSpec()
+                .build();
+    }
+
+    public static PersistentVolumeClaim memberClaim(EtcdCluster cluster, String member) {
+        return new PersistentVolumeClaimBuilder()
+                .withMetadata(owned(cluster, member, memberLabels(cluster.getMetadata().getName(), member)))
+                .withSpec(cluster.getSpec().getPod().getPersistentVolumeClaimSpec())
+                .build();
+    }
+
+    /** What a member pod needs to know about its place in the cluster. */
+    public record MemberPodSpec(String member, String peerUrl, String clientUrl, String initialCluster,
+            String initialClusterState, String dnsName) {
+    }
+
+    public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member) {
+        EtcdClusterSpec spec = cluster.getSpec();
+        PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
+        String clusterName = cluster.getMetadata().getName();
+
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (policy.getLabels() != null) {
+            labels.putAll(policy.getLabels());
+        }
+        labels.putAll(memberLabels(clusterName, member.member()));
+        ObjectMeta meta = owned(cluster, member.member(), labels);
+        if (policy.getAnnotations() != null) {
+            meta.setAnnotations(new LinkedHashMap<>(policy.getAnnotations()));
+        }
+
+        List<String> command = new ArrayList<>(List.of("/usr/local/bin/etcd",
+                "--data-dir=" + DATA_DIR,
+                "--name=" + member.member(),
+                "--initial-advertise-peer-urls=" + member.peerUrl(),
+                "--listen-peer-urls=http://0.0.0.0:" + PEER_PORT,
+                "--listen-client-urls=http://0.0.0.0:" + CLIENT_PORT,
+                "--advertise-client-urls=" + member.clientUrl(),
+                "--initial-cluster=" + member.initialCluster(),
+                "--initial-cluster-state=" + member.initialClusterState(),
+                "--logger=zap"));
+        if ("new".equals(member.initialClusterState())) {
+            command.add("--initial-cluster-token=" + cluster.getMetadata().getUid());
+        }
+        List<EnvVar> env = new ArrayList<>();
+        if (policy.getEtcdEnv() != null) {
+            env.addAll(policy.getEtcdEnv());
+        }
+        Container etcd = new ContainerBuilder()
+                .withName(ETCD_CONTAINER)
+                .withImage(image(spec))
+                .withCommand(command)
+                .withEnv(env)
+                .addNewPort().withName("client").withContainerPort(CLIENT_PORT).withProtocol("TCP").endPort()
+                .addNewPort().withName("peer").withContainerPort(PEER_PORT).withProtocol("TCP").endPort()
+                .withNewReadinessProbe()
+                .withNewHttpGet().withPath("/health").withPort(new IntOrString(CLIENT_PORT)).withScheme("HTTP")
+                .endHttpGet()
+                .withInitialDelaySeconds(1).withPeriodSeconds(2).withTimeoutSeconds(5).withFailureThreshold(3)
+                .endReadinessProbe()
+                .withResources(policy.getResources())
+                .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(DATA_MOUNT).endVolumeMount()
+                .build();
+
+        long dnsTimeout = policy.getDnsTimeoutInSecond() == null ? 0 : policy.getDnsTimeoutInSecond();
+        Container waitForDns = new ContainerBuilder()
+                .withName("check-dns")
+                .withImage(policy.getBusyboxImage() == null ? DEFAULT_BUSYBOX : policy.getBusyboxImage())
+                .withCommand("/bin/sh", "-c", dnsWait(member.dnsName(), dnsTimeout))
+                .build();
+
+        Volume data = policy.getPersistentVolumeClaimSpec() != null
+                ? new VolumeBuilder().withName(DATA_VOLUME).withNewPersistentVolumeClaim()
+                        .withClaimName(member.member()).endPersistentVolumeClaim().build()
+                : new VolumeBuilder().withName(DATA_VOLUME).withNewEmptyDir().endEmptyDir().build();
+
+        PodBuilder pod = new PodBuilder()
+                .withMetadata(meta)
+                .withNewSpec()
+                .withHostname(member.member())
+                .withSubdomain(clusterName)
+                .withRestartPolicy("Never")
+                .withInitContainers(waitForDns)
+                .withContainers(etcd)
+                .withVolumes(data)
+                .withNodeSelector(policy.getNodeSelector())
+                .withTolerations(policy.getTolerations())
+                .withSecurityContext(policy.getSecurityContext())
+                .endSpec();
+        if (policy.getAffinity() != null) {
+            pod.editSpec().withAffinity(policy.getAffinity()).endSpec();
+        } else if (Boolean.TRUE.equals(policy.getAntiAffinity())) {
+            pod.editSpec().withAffinity(new AffinityBuilder().withNewPodAntiAffinity()
+                    .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                    .withTopologyKey("kubernetes.io/hostname")
+                    .withNewLabelSelector().withMatchLabels(selector(clusterName)).endLabelSelector()
+                    .endRequiredDuringSchedulingIgnoredDuringExecution()
+                    .endPodAntiAffinity().build()).endSpec();
+        }
+        return pod.build();
+    }
+
+    public static String image(EtcdClusterSpec spec) {
+        String repository = spec.getRepository() == null || spec.getRepository().isBlank()
+                ? EtcdClusterSpec.DEFAULT_REPOSITORY : spec.getRepository();
+        return repository + ":v" + version(spec);
+    }
+
+    public static String version(EtcdClusterSpec spec) {
+        String v = spec.getVersion() == null ? EtcdClusterSpec.DEFAULT_VERSION : spec.getVersion();
+        return v.startsWith("v") ? v.substring(1) : v;
+    }
+
+    /** The etcd version a pod runs, from its image tag; null when the tag is not a version. */
+    public static String podVersion(Pod pod) {
+        for (Container c : pod.getSpec().getContainers()) {
+            if (ETCD_CONTAINER.equals(c.getName()) && c.getImage() != null && c.getImage().contains(":")) {
+                String tag = c.getImage().substring(c.getImage().lastIndexOf(':') + 1);
+                return tag.startsWith("v") ? tag.substring(1) : tag;
+            }
+        }
+        return null;
+    }
+
+    private static String dnsWait(String dnsName, long timeoutSeconds) {
+        String lookup = "getent hosts " + dnsName + " >/dev/null 2>&1 || nslookup " + dnsName + " >/dev/null 2>&1";
+        if (timeoutSeconds <= 0) {
+            return "until " + lookup + "; do sleep 1; done";
+        }
+        return "n=0; until " + lookup + "; do n=$((n+1)); if [ $n -ge " + timeoutSeconds
+                + " ]; then echo 'DNS name " + dnsName + " did not resolve in " + timeoutSeconds
+                + " s'; exit 1; fi; sleep 1; done";
+    }
+
+    static Map<String, String> memberLabels(String cluster, String member) {
+        Map<String, String> labels = selector(cluster);
+        labels.put(LABEL_NODE, member);
+        return labels;
+    }
+
+    private static ObjectMeta owned(EtcdCluster cluster, String name, Map<String, String> labels) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(cluster.getMetadata().getNamespace())
+                .withLabels(new LinkedHashMap<>(labels))
+                .withOwnerReferences(ownerReference(cluster))
+                .build();
+    }
+
+    public static OwnerReference ownerReference(EtcdCluster cluster) {
+        return new OwnerReferenceBuilder()
+                .withApiVersion(cluster.getApiVersion())
+                .withKind(cluster.getKind())
+                .withName(cluster.getMetadata().getName())
+                .withUid(cluster.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
+    }
+}
