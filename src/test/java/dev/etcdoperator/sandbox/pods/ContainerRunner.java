@@ -25,7 +25,7 @@ final class ContainerRunner {
         void warning(String reason, String message);
     }
 
-    private final Container spec;
+    private Container spec;
     private final boolean init;
     private final String restartPolicy;
     private final RuntimeSettings settings;
@@ -49,6 +49,7 @@ final class ContainerRunner {
     private boolean stopping;
     private Instant killAt;
     private String lastWarning;
+    private boolean restartForNewImage;
 
     ContainerRunner(Container spec, boolean init, String restartPolicy, RuntimeSettings settings,
             ScheduledExecutorService probeExecutor, Events events) {
@@ -81,6 +82,24 @@ final class ContainerRunner {
         blocked = true;
         state = waiting(reason, message);
         warnOnce(reason, message);
+    }
+
+    /**
+     * The pod's image for this container changed (the one pod field Kubernetes lets users change): stop the
+     * running process and start the new image at once, whatever the restart policy, keeping the volumes.
+     */
+    void changeImage(Container changed, Instant now) {
+        if (changed.getImage() == null || changed.getImage().equals(spec.getImage())) {
+            return;
+        }
+        spec = new io.fabric8.kubernetes.api.model.ContainerBuilder(spec).withImage(changed.getImage()).build();
+        if (process != null) {
+            restartForNewImage = true;
+            if (killAt == null) {
+                process.signal("TERM");
+                killAt = now.plus(settings.containerGrace());
+            }
+        }
     }
 
     void tick(ContainerLauncher launcher, Instant now) {
@@ -129,6 +148,13 @@ final class ContainerRunner {
         boolean ranLong = Duration.between(process.startedAt(), now).compareTo(RESET_BACKOFF_AFTER) > 0;
         process = null;
         killAt = null;
+        if (restartForNewImage && !stopping) {
+            restartForNewImage = false;
+            lastState = terminated;
+            nextStart = now;
+            state = waiting("ContainerCreating", "the image changed to " + spec.getImage());
+            return;
+        }
         boolean restart = !stopping && ("Always".equals(restartPolicy) && !init
                 || ("OnFailure".equals(restartPolicy) || init && "Always".equals(restartPolicy)) && code != 0);
         if (restart) {

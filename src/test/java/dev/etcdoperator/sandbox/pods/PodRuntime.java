@@ -101,7 +101,12 @@ public final class PodRuntime implements AutoCloseable {
 
     private synchronized void run(Pod pod) {
         String uid = pod.getMetadata().getUid();
-        if (closed || workers.containsKey(uid) || terminal(pod)) {
+        PodWorker existing = workers.get(uid);
+        if (existing != null && !closed) {
+            existing.specChanged(pod);
+            return;
+        }
+        if (closed || terminal(pod)) {
             return;
         }
         PodWorker worker = new PodWorker(pod, services, () -> workers.remove(uid));

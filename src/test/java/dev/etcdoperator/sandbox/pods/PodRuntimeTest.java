@@ -99,6 +99,32 @@ class PodRuntimeTest {
     }
 
     @Test
+    void aChangedImageRestartsTheContainerInPlaceWithItsVolumes() throws Exception {
+        String ns = namespace("inplace");
+        client.pods().inNamespace(ns).resource(etcdPod("m0", null)).create();
+        Pod pod = awaitReady(ns, "m0");
+        String ip = pod.getStatus().getPodIP();
+        assertThat(etcdctl(ip, "put", "before", "upgrade")).contains("OK");
+        long firstPid = pid(pod.getStatus().getContainerStatuses().get(0));
+
+        client.pods().inNamespace(ns).withName("m0").edit(p -> new PodBuilder(p).editSpec().editFirstContainer()
+                .withImage("quay.io/coreos/etcd:v3.5.18").endContainer().endSpec().build());
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            Pod p = client.pods().inNamespace(ns).withName("m0").get();
+            ContainerStatus s = p.getStatus().getContainerStatuses().get(0);
+            return "quay.io/coreos/etcd:v3.5.18".equals(s.getImage()) && Boolean.TRUE.equals(s.getReady())
+                    && pid(s) != firstPid;
+        });
+        Pod after = client.pods().inNamespace(ns).withName("m0").get();
+        assertThat(after.getStatus().getPodIP()).isEqualTo(ip);
+        assertThat(after.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(etcdctl(ip, "get", "before", "--print-value-only")).contains("upgrade");
+        client.pods().inNamespace(ns).withName("m0").delete();
+    }
+
+    @Test
     void claimOutlivesItsPodAndIsReadByTheNextOne() throws Exception {
         String ns = namespace("pvc");
         client.persistentVolumeClaims().inNamespace(ns).resource(new PersistentVolumeClaimBuilder()

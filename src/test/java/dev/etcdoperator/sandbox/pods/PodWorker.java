@@ -39,6 +39,8 @@ final class PodWorker {
     private final Map<String, String[]> conditionTimes = new HashMap<>();
     private final Thread thread;
     private volatile Duration stopGrace;
+    private final java.util.concurrent.atomic.AtomicReference<Pod> changedSpec =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private String ip;
     private ContainerLauncher launcher;
@@ -85,6 +87,12 @@ final class PodWorker {
         if (current == null || grace.compareTo(current) < 0) {
             stopGrace = grace;
         }
+        LockSupport.unpark(thread);
+    }
+
+    /** The pod was updated in the API: the worker applies a changed container image on its next tick. */
+    void specChanged(Pod updated) {
+        changedSpec.set(updated);
         LockSupport.unpark(thread);
     }
 
@@ -167,6 +175,12 @@ final class PodWorker {
     private void step(Instant now) {
         if (podBlocked) {
             return;
+        }
+        Pod updated = changedSpec.getAndSet(null);
+        if (updated != null) {
+            for (Container c : list(updated.getSpec().getContainers())) {
+                mainRunners.stream().filter(r -> r.name().equals(c.getName())).forEach(r -> r.changeImage(c, now));
+            }
         }
         if (launcher == null && !prepare(now)) {
             return;
