@@ -131,8 +131,9 @@ class PodRuntimeTest {
                 .withNewMetadata().withName("data").endMetadata()
                 .withNewSpec().withAccessModes("ReadWriteOnce").withNewResources()
                 .withRequests(Map.of("storage", new Quantity("1Gi"))).endResources().endSpec().build()).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> "Bound".equals(
-                client.persistentVolumeClaims().inNamespace(ns).withName("data").get().getStatus().getPhase()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.ofNullable(
+                client.persistentVolumeClaims().inNamespace(ns).withName("data").get().getStatus())
+                .map(s -> "Bound".equals(s.getPhase())).orElse(false));
 
         client.pods().inNamespace(ns).resource(etcdPod("m0", "data")).create();
         String firstIp = awaitReady(ns, "m0").getStatus().getPodIP();
