@@ -116,6 +116,11 @@ public final class ClusterResources {
     }
 
     public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member) {
+        return memberPod(cluster, member, version(cluster.getSpec()));
+    }
+
+    /** A member pod running {@code etcdVersion}, which may differ from the spec's while an upgrade waits. */
+    public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion) {
         EtcdClusterSpec spec = cluster.getSpec();
         PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
         String clusterName = cluster.getMetadata().getName();
@@ -149,7 +154,7 @@ public final class ClusterResources {
         }
         Container etcd = new ContainerBuilder()
                 .withName(ETCD_CONTAINER)
-                .withImage(image(spec))
+                .withImage(image(spec, etcdVersion))
                 .withCommand(command)
                 .withEnv(env)
                 .addNewPort().withName("client").withContainerPort(CLIENT_PORT).withProtocol("TCP").endPort()
@@ -202,9 +207,14 @@ public final class ClusterResources {
     }
 
     public static String image(EtcdClusterSpec spec) {
+        return image(spec, version(spec));
+    }
+
+    public static String image(EtcdClusterSpec spec, String etcdVersion) {
         String repository = spec.getRepository() == null || spec.getRepository().isBlank()
                 ? EtcdClusterSpec.DEFAULT_REPOSITORY : spec.getRepository();
-        return repository + ":v" + version(spec);
+        String v = etcdVersion == null ? version(spec) : etcdVersion;
+        return repository + ":v" + (v.startsWith("v") ? v.substring(1) : v);
     }
 
     public static String version(EtcdClusterSpec spec) {

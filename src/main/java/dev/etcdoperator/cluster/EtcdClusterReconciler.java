@@ -1,36 +1,84 @@
 package dev.etcdoperator.cluster;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
 
+import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.core.cluster.ClusterPlanner;
+import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
+import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
+import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
-/** The {@code etcdcluster} controller: checks the spec, then keeps the cluster at its size and version. */
+/**
+ * The {@code etcdcluster} controller. Each reconcile checks the spec, makes sure the Services exist, observes
+ * the member pods and the etcd member list, lets the planner pick one step, carries it out and reports the
+ * status; it runs again on every pod change and at least every reconcile interval.
+ */
 @ControllerConfiguration(name = EtcdClusterReconciler.NAME)
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String NAME = "etcdcluster";
     public static final String PHASE_FAILED = "Failed";
+    private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
+    private static final Duration BUSY_INTERVAL = Duration.ofSeconds(2);
 
     private final ClusterSpecValidator validator = new ClusterSpecValidator();
     private final SpecValidity validity;
     private final EventRecorder events;
     private final Duration interval;
+    private final KubernetesClient client;
+    private final EtcdAdmins admins;
+    private final ClusterObserver observer;
+    private final ClusterActuator actuator;
+    private final ClusterPlanner planner = new ClusterPlanner(RandomGenerator.of("L64X128MixRandom"));
+    private final ClusterStatusBuilder statusBuilder;
 
-    public EtcdClusterReconciler(SpecValidity validity, EventRecorder events,
+    public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
+            EtcdAdmins admins, Clock clock,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
         this.interval = interval;
+        this.client = client;
+        this.admins = admins;
+        this.observer = new ClusterObserver(admins);
+        this.actuator = new ClusterActuator(client, events);
+        this.statusBuilder = new ClusterStatusBuilder(clock);
+    }
+
+    @Override
+    public List<EventSource<?, EtcdCluster>> prepareEventSources(EventSourceContext<EtcdCluster> context) {
+        var pods = InformerEventSourceConfiguration.from(Pod.class, EtcdCluster.class)
+                .withName("member-pods")
+                .withLabelSelector(ClusterResources.LABEL_APP + "=" + ClusterResources.APP)
+                .build();
+        return List.of(new InformerEventSource<>(pods, context));
     }
 
     @Override
@@ -54,6 +102,78 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             status.setReason(null);
             status.setPhase(null);
         }
-        return change.control(cluster).rescheduleAfter(interval);
+
+        String name = cluster.getMetadata().getName();
+        List<Pod> pods = context.getSecondaryResources(Pod.class).stream()
+                .filter(p -> name.equals(p.getMetadata().getLabels().get(ClusterResources.LABEL_CLUSTER)))
+                .toList();
+        if (!Boolean.TRUE.equals(cluster.getSpec().getPaused())) {
+            ensureServices(cluster);
+        }
+        ClusterObserver.Observed observed = observer.observe(cluster, pods, claims(cluster));
+        Step step = planner.plan(observed.observation());
+        List<Condition> before = List.copyOf(status.getConditions());
+        boolean acted = true;
+        try {
+            actuator.act(cluster, observed.observation(), observed.admin(), step);
+        } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
+            acted = false;
+            LOG.warnf("%s/%s: %s failed: %s", cluster.getMetadata().getNamespace(), name, step.describe(),
+                    e.getMessage());
+            events.warning(cluster, "StepFailed", step.describe() + " failed: " + e.getMessage()
+                    + " The operator retries.");
+        }
+        statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
+        if (acted) {
+            recordRefusals(cluster, step, before, status.getConditions());
+        }
+        boolean busy = !(step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse
+                || step instanceof Step.QuorumLost);
+        return change.control(cluster).rescheduleAfter(busy ? BUSY_INTERVAL : interval);
+    }
+
+    /** A refusal or a lost quorum is told once, when it first shows in the status, not on every reconcile. */
+    private void recordRefusals(EtcdCluster cluster, Step step, List<Condition> before, List<Condition> after) {
+        String reason = step instanceof Step.Refuse r ? r.reason()
+                : step instanceof Step.QuorumLost ? ClusterStatusBuilder.REASON_QUORUM_LOST : null;
+        if (reason == null) {
+            return;
+        }
+        Set<String> seen = before.stream().filter(c -> reason.equals(c.getReason()))
+                .map(Condition::getMessage).collect(Collectors.toSet());
+        boolean isNew = after.stream().filter(c -> reason.equals(c.getReason()))
+                .anyMatch(c -> !seen.contains(c.getMessage()));
+        if (isNew) {
+            String message = step instanceof Step.Refuse r ? r.message() : ((Step.QuorumLost) step).message();
+            events.warning(cluster, reason, message);
+        }
+    }
+
+    private Set<String> claims(EtcdCluster cluster) {
+        if (cluster.getSpec().getPod() == null || cluster.getSpec().getPod().getPersistentVolumeClaimSpec() == null) {
+            return Set.of();
+        }
+        return client.persistentVolumeClaims().inNamespace(cluster.getMetadata().getNamespace())
+                .withLabel(ClusterResources.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+                .map(PersistentVolumeClaim::getMetadata).map(m -> m.getName()).collect(Collectors.toSet());
+    }
+
+    private void ensureServices(EtcdCluster cluster) {
+        String ns = cluster.getMetadata().getNamespace();
+        for (Service service : List.of(ClusterResources.clientService(cluster), ClusterResources.peerService(cluster))) {
+            if (client.services().inNamespace(ns).withName(service.getMetadata().getName()).get() == null) {
+                client.services().inNamespace(ns).resource(service).create();
+                events.normal(cluster, "ServiceCreated", "Created Service " + service.getMetadata().getName() + ".");
+            }
+        }
+        PodDisruptionBudget wanted = ClusterResources.disruptionBudget(cluster, cluster.getSpec().getSize());
+        PodDisruptionBudget existing = client.policy().v1().podDisruptionBudget().inNamespace(ns)
+                .withName(wanted.getMetadata().getName()).get();
+        if (existing == null) {
+            client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(wanted).create();
+        } else if (!wanted.getSpec().getMinAvailable().equals(existing.getSpec().getMinAvailable())) {
+            existing.getSpec().setMinAvailable(wanted.getSpec().getMinAvailable());
+            client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(existing).update();
+        }
     }
 }

@@ -1,0 +1,91 @@
+package dev.etcdoperator.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.MemberNaming;
+import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.etcd.EtcdAdmin;
+import dev.etcdoperator.etcd.Member;
+import dev.etcdoperator.support.EventRecorder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/** Carries out the one step the planner chose, and records an Event for every change it makes. */
+final class ClusterActuator {
+    private final KubernetesClient client;
+    private final EventRecorder events;
+
+    ClusterActuator(KubernetesClient client, EventRecorder events) {
+        this.client = client;
+        this.events = events;
+    }
+
+    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step) {
+        MemberNaming naming = o.naming();
+        if (step instanceof Step.CreateSeed seed) {
+            createMemberPod(cluster, naming, seed.name(), seed.version(), Step.STATE_NEW,
+                    seed.name() + "=" + seed.peerUrl());
+            events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
+        } else if (step instanceof Step.AddMember add) {
+            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
+            etcd.addMember(add.peerUrl(), true);
+            createMemberPod(cluster, naming, add.name(), add.version(), Step.STATE_EXISTING,
+                    initialCluster(naming, etcd.members()));
+            events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner.");
+        } else if (step instanceof Step.CreateMemberPod pod) {
+            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to read the list from"));
+            createMemberPod(cluster, naming, pod.name(), pod.version(), pod.state(),
+                    initialCluster(naming, etcd.members()));
+            events.normal(cluster, pod.reason(), pod.describe());
+        } else if (step instanceof Step.PromoteLearner promote) {
+            admin.orElseThrow().promote(promote.id());
+            events.normal(cluster, "MemberPromoted", "Promoted " + promote.name() + " to a voting member.");
+        } else if (step instanceof Step.RemoveMember remove) {
+            admin.orElseThrow().removeMember(remove.id());
+            events.normal(cluster, Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? "MemberReplaced"
+                    : "MemberRemoved", remove.describe());
+        } else if (step instanceof Step.DeletePod delete) {
+            client.pods().inNamespace(o.namespace()).withName(delete.name()).delete();
+            if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())) {
+                client.persistentVolumeClaims().inNamespace(o.namespace()).withName(delete.name()).delete();
+            }
+            events.normal(cluster, "PodDeleted", delete.describe());
+        } else if (step instanceof Step.UpgradeMember upgrade) {
+            String image = ClusterResources.image(cluster.getSpec());
+            client.pods().inNamespace(o.namespace()).withName(upgrade.name()).edit(p -> new PodBuilder(p)
+                    .editSpec().editMatchingContainer(c -> ClusterResources.ETCD_CONTAINER.equals(c.getName()))
+                    .withImage(image).endContainer().endSpec().build());
+            events.normal(cluster, "MemberUpgraded", "Upgrading member " + upgrade.name() + " from "
+                    + upgrade.fromVersion() + " to " + upgrade.toVersion() + ".");
+        }
+    }
+
+    private void createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
+            String state, String initialCluster) {
+        String namespace = cluster.getMetadata().getNamespace();
+        if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
+                && client.persistentVolumeClaims().inNamespace(namespace).withName(member).get() == null) {
+            client.persistentVolumeClaims().inNamespace(namespace)
+                    .resource(ClusterResources.memberClaim(cluster, member)).create();
+        }
+        var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
+                initialCluster, state, naming.dnsName(member));
+        var pod = ClusterResources.memberPod(cluster, spec, version);
+        client.pods().inNamespace(namespace).resource(pod).create();
+    }
+
+    /** {@code name=peerURL,...} for every member; a member that has not started is named from its peer URL. */
+    private static String initialCluster(MemberNaming naming, List<Member> members) {
+        List<String> parts = new ArrayList<>();
+        for (Member m : members) {
+            String peer = m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0);
+            String name = m.started() ? m.name() : naming.memberOfPeerUrl(peer).orElse("");
+            parts.add(name + "=" + peer);
+        }
+        return String.join(",", parts);
+    }
+}

@@ -1,0 +1,124 @@
+package dev.etcdoperator.cluster;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.EtcdMember;
+import dev.etcdoperator.core.cluster.MemberHealth;
+import dev.etcdoperator.core.cluster.MemberNaming;
+import dev.etcdoperator.core.cluster.MemberPod;
+import dev.etcdoperator.etcd.EtcdAdmin;
+import dev.etcdoperator.etcd.EtcdAdminException;
+import dev.etcdoperator.etcd.Member;
+import dev.etcdoperator.etcd.MemberStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import org.jboss.logging.Logger;
+
+/**
+ * Gathers what the planner needs into one immutable observation: the member pods as Kubernetes shows them and
+ * the member list and health as etcd reports them. The operator talks to members by pod IP.
+ */
+final class ClusterObserver {
+    private static final Logger LOG = Logger.getLogger(ClusterObserver.class);
+
+    private final EtcdAdmins admins;
+
+    ClusterObserver(EtcdAdmins admins) {
+        this.admins = admins;
+    }
+
+    /** The observation, and the admin connection used for it (absent when no pod has an address yet). */
+    record Observed(ClusterObservation observation, Optional<EtcdAdmin> admin, Map<String, String> clientUrlByPod) {
+    }
+
+    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims) {
+        EtcdClusterSpec spec = cluster.getSpec();
+        String name = cluster.getMetadata().getName();
+        String namespace = cluster.getMetadata().getNamespace();
+        String domain = spec.getPod() == null || spec.getPod().getClusterDomain() == null ? ""
+                : spec.getPod().getClusterDomain();
+        MemberNaming naming = new MemberNaming(name, namespace, domain, false);
+
+        List<MemberPod> memberPods = new ArrayList<>();
+        Map<String, String> clientUrlByPod = new HashMap<>();
+        for (Pod pod : pods) {
+            MemberPod memberPod = memberPod(pod);
+            memberPods.add(memberPod);
+            String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+            if (ip != null && !ip.isBlank() && memberPod.running() && !memberPod.terminating()) {
+                clientUrlByPod.put(pod.getMetadata().getName(), "http://" + ip + ":" + ClusterResources.CLIENT_PORT);
+            }
+        }
+
+        Optional<EtcdAdmin> admin = Optional.empty();
+        Optional<List<EtcdMember>> members = Optional.empty();
+        Map<Long, MemberHealth> health = new HashMap<>();
+        if (!clientUrlByPod.isEmpty()) {
+            EtcdAdmin a = admins.forCluster(namespace + "/" + name, new ArrayList<>(clientUrlByPod.values()));
+            admin = Optional.of(a);
+            try {
+                List<Member> list = a.members();
+                members = Optional.of(list.stream().map(m -> new EtcdMember(m.id(), m.name(),
+                        m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0), m.learner())).toList());
+                for (Member m : list) {
+                    String memberName = m.started() ? m.name()
+                            : naming.memberOfPeerUrl(m.peerUrls().isEmpty() ? null : m.peerUrls().get(0)).orElse("");
+                    String url = clientUrlByPod.get(memberName);
+                    if (url != null) {
+                        health.put(m.id(), health(a, m, url));
+                    }
+                }
+            } catch (EtcdAdminException e) {
+                LOG.debugf("no member of %s/%s answered: %s", namespace, name, e.getMessage());
+            }
+        }
+        String current = cluster.getStatus() == null ? null : cluster.getStatus().getCurrentVersion();
+        ClusterObservation observation = new ClusterObservation(name, namespace, spec.getSize(),
+                ClusterResources.version(spec), Boolean.TRUE.equals(spec.getPaused()),
+                spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
+                health, current, domain, false, claims);
+        return new Observed(observation, admin, clientUrlByPod);
+    }
+
+    private static MemberHealth health(EtcdAdmin admin, Member member, String url) {
+        try {
+            MemberStatus status = admin.status(url);
+            boolean healthy = admin.health(url).healthy();
+            return new MemberHealth(member.id(), healthy, status.isLeader(), status.version(), status.raftIndex());
+        } catch (EtcdAdminException e) {
+            return new MemberHealth(member.id(), false, false, null, 0);
+        }
+    }
+
+    static MemberPod memberPod(Pod pod) {
+        boolean running = pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase())
+                && containerRunning(pod);
+        boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        boolean claim = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
+                .anyMatch(v -> v.getPersistentVolumeClaim() != null);
+        return new MemberPod(pod.getMetadata().getName(), running, ready,
+                pod.getMetadata().getDeletionTimestamp() != null, ClusterResources.podVersion(pod), claim);
+    }
+
+    private static boolean containerRunning(Pod pod) {
+        List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
+        return statuses != null && statuses.stream()
+                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName()))
+                .anyMatch(s -> s.getState() != null && s.getState().getRunning() != null);
+    }
+
+    static Set<String> names(List<Pod> pods) {
+        return pods.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+    }
+}
