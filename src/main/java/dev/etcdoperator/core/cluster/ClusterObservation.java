@@ -1,0 +1,78 @@
+package dev.etcdoperator.core.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything one reconcile saw of a cluster, gathered before planning. Immutable.
+ *
+ * @param cluster        the EtcdCluster name
+ * @param namespace      its namespace
+ * @param desiredSize    {@code spec.size}
+ * @param desiredVersion {@code spec.version} without a leading {@code v}
+ * @param paused         {@code spec.paused}
+ * @param persistent     each member keeps its data on its own PersistentVolumeClaim
+ * @param pods           the cluster's member pods (by label), terminating ones included
+ * @param members        the etcd member list; empty when no member answered
+ * @param health         what each member answered about itself, by member id; a member that did not answer has
+ *                       no entry (it counts as unhealthy)
+ * @param currentVersion what the status says the cluster runs; null before the cluster first ran
+ * @param clusterDomain  {@code spec.pod.ClusterDomain} (for example {@code .cluster.local}); null or empty for none
+ * @param tls            peers talk TLS (peer URLs are {@code https})
+ * @param claims         names of the member data claims that exist (claim name = member name); only read when
+ *                       {@code persistent}
+ */
+public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+        boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+        Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+        Set<String> claims) {
+
+    public ClusterObservation {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(namespace, "namespace");
+        desiredVersion = Version.strip(desiredVersion);
+        currentVersion = Version.strip(currentVersion);
+        pods = List.copyOf(pods == null ? List.of() : pods);
+        members = members == null ? Optional.empty() : members.map(List::copyOf);
+        health = Map.copyOf(health == null ? Map.of() : health);
+        claims = Set.copyOf(claims == null ? Set.of() : claims);
+    }
+
+    /** The brief form: no cluster domain, no TLS, no claims known. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, "", false, Set.of());
+    }
+
+    /** Names and URLs of this cluster's members. */
+    public MemberNaming naming() {
+        return new MemberNaming(cluster, namespace, clusterDomain, tls);
+    }
+
+    public Optional<MemberHealth> healthOf(long id) {
+        return Optional.ofNullable(health.get(id));
+    }
+
+    public boolean healthy(long id) {
+        MemberHealth h = health.get(id);
+        return h != null && h.healthy();
+    }
+
+    /** Pods that are not being deleted. */
+    public List<MemberPod> livePods() {
+        return pods.stream().filter(p -> !p.terminating()).toList();
+    }
+
+    public Optional<MemberPod> livePod(String name) {
+        return pods.stream().filter(p -> !p.terminating() && p.name().equals(name)).findFirst();
+    }
+
+    public boolean terminatingPod(String name) {
+        return pods.stream().anyMatch(p -> p.terminating() && p.name().equals(name));
+    }
+}

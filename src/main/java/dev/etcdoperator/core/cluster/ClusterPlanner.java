@@ -1,0 +1,379 @@
+package dev.etcdoperator.core.cluster;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
+import dev.etcdoperator.core.cluster.Step.CreateSeed;
+import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.Nothing;
+import dev.etcdoperator.core.cluster.Step.Paused;
+import dev.etcdoperator.core.cluster.Step.PromoteLearner;
+import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.Refuse;
+import dev.etcdoperator.core.cluster.Step.RemoveMember;
+import dev.etcdoperator.core.cluster.Step.UpgradeMember;
+import dev.etcdoperator.core.cluster.Step.Wait;
+
+/**
+ * Picks the one next step of a cluster from one observation. Pure: the same observation (and random source)
+ * gives the same step. At most one membership change per reconcile, and never one that costs quorum.
+ *
+ * <p>A <em>seat</em> is an etcd member with its pod: matched by member name, or, for a member added but not yet
+ * started (it has no name), by its peer URL. A member is <em>healthy</em> when it answered and said so. Voters
+ * are the members that are not learners; quorum is a majority ({@code n/2+1}) of voters. A removal is
+ * <em>safe</em> when it is a learner's, or when the healthy voters left are still a majority of the voters left.
+ * A member is <em>dead</em> when it started and its pod is gone or not running (non-persistent), when its pod
+ * and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours.
+ *
+ * <p>The first rule that applies wins:
+ * <ol>
+ * <li>{@code spec.paused}: {@link Paused}.</li>
+ * <li>No member answered:
+ *   <ul>
+ *   <li>no pod at all: {@link CreateSeed} with state {@code new} (named after an existing claim if the cluster never
+ *   ran; persistent clusters that ran recreate their claims' pods in place instead);</li>
+ *   <li>persistent, the cluster ran, and a claim has no pod: {@link CreateMemberPod} in place (a majority must be
+ *   back before any member can answer);</li>
+ *   <li>only terminating pods: {@link Wait} {@code PodTerminating};</li>
+ *   <li>the cluster never ran ({@code currentVersion} null) or a pod is not running yet: {@link Wait}
+ *   {@code MembersStarting};</li>
+ *   <li>else {@link QuorumLost}: every pod runs, none answers.</li>
+ *   </ul></li>
+ * <li>A member etcd knows has no pod and needs one: added but never started, or persistent with its claim
+ *   present: {@link CreateMemberPod} with state {@code existing} ({@link Wait} while a pod of that name is still
+ *   terminating). This changes no membership, so it is done even without quorum: it is how quorum comes back.</li>
+ * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
+ * <li>Persistent, a started member's pod is not running and the member is unhealthy: {@link DeletePod} so that
+ *   rule 3 recreates it on its data.</li>
+ * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe, else {@link Wait} {@code QuorumAtRisk}. A
+ *   later observation adds a fresh member (rule 12): that is a replacement.</li>
+ * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}.</li>
+ * <li>More members than {@code spec.size} and a learner among them: {@link RemoveMember} the learner.</li>
+ * <li>A learner: {@link PromoteLearner} once it is healthy and its raft index has reached 90% of the highest
+ *   voter's (etcd's own readiness bar), else {@link Wait} {@code LearnerCatchingUp} (or {@code MemberStarting}
+ *   while its pod does not run).</li>
+ * <li>A member whose pod does not run yet: {@link Wait} {@code MemberStarting}.</li>
+ * <li>More voters than {@code spec.size}: {@link RemoveMember} {@code ScaleDown}, choosing an unhealthy follower,
+ *   then a healthy follower, the leader only when no follower is left; if unsafe, {@link Wait}
+ *   {@code QuorumAtRisk}.</li>
+ * <li>Any member unhealthy: {@link Wait} {@code MemberNotHealthy}.</li>
+ * <li>Fewer members than {@code spec.size}: {@link AddMember} (as a learner) with a fresh name.</li>
+ * <li>A member's pod runs another version than {@code spec.version}: check the change from the lowest running
+ *   version with {@link VersionPolicy}; refused: {@link Refuse}; allowed: {@link UpgradeMember} on a follower,
+ *   the leader last. Every member is healthy and voting here (rules 9 to 12).</li>
+ * <li>Else {@link Nothing}.</li>
+ * </ol>
+ * New pods (seed, added, recreated) run the lowest version the cluster runs (so a refused or pending upgrade is
+ * never carried in by a new member); a brand-new cluster runs {@code spec.version}.
+ */
+public final class ClusterPlanner {
+    private static final int NAME_ATTEMPTS = 100;
+
+    private final RandomGenerator random;
+    private final VersionPolicy versions;
+
+    public ClusterPlanner(RandomGenerator random) {
+        this(random, new VersionPolicy());
+    }
+
+    public ClusterPlanner(RandomGenerator random, VersionPolicy versions) {
+        this.random = Objects.requireNonNull(random, "random");
+        this.versions = Objects.requireNonNull(versions, "versions");
+    }
+
+    /** One etcd member, the name it has or will have, and its live pod. */
+    record Seat(EtcdMember member, String name, Optional<MemberPod> pod, boolean healthy, boolean leader,
+            long raftIndex) {
+        boolean learner() {
+            return member.learner();
+        }
+
+        boolean started() {
+            return member.started();
+        }
+
+        boolean podRunning() {
+            return pod.map(MemberPod::running).orElse(false);
+        }
+    }
+
+    public Step plan(ClusterObservation o) {
+        if (o.paused()) {
+            return new Paused();
+        }
+        List<EtcdMember> members = o.members().orElse(List.of());
+        return members.isEmpty() ? planWithoutMembers(o) : planWithMembers(o, seats(o, members));
+    }
+
+    /** The seats of an observation, sorted by name; exposed for the status builder. */
+    static List<Seat> seats(ClusterObservation o, List<EtcdMember> members) {
+        MemberNaming naming = o.naming();
+        List<Seat> seats = new ArrayList<>();
+        for (EtcdMember m : members) {
+            String name = m.started() ? m.name() : naming.memberOfPeerUrl(m.peerUrl()).orElse("");
+            Optional<MemberPod> pod = name.isEmpty() ? Optional.empty() : o.livePod(name);
+            Optional<MemberHealth> h = o.healthOf(m.id());
+            seats.add(new Seat(m, name, pod, h.map(MemberHealth::healthy).orElse(false),
+                    h.map(MemberHealth::leader).orElse(false), h.map(MemberHealth::raftIndex).orElse(0L)));
+        }
+        seats.sort(Comparator.comparing(Seat::name).thenComparingLong(s -> s.member().id()));
+        return seats;
+    }
+
+    private Step planWithoutMembers(ClusterObservation o) {
+        MemberNaming naming = o.naming();
+        List<MemberPod> live = o.livePods();
+        boolean ran = o.currentVersion() != null;
+        List<String> claims = o.persistent()
+                ? o.claims().stream().filter(naming::isMemberName).sorted().toList() : List.of();
+        if (o.pods().isEmpty()) {
+            if (claims.isEmpty()) {
+                String name = freshName(o, Set.of());
+                return new CreateSeed(name, naming.peerUrl(name), o.desiredVersion());
+            }
+            String first = claims.get(0);
+            return ran
+                    ? new CreateMemberPod(first, naming.peerUrl(first), Step.STATE_EXISTING, runningVersion(o),
+                            CreateMemberPod.RECREATING_IN_PLACE)
+                    : new CreateSeed(first, naming.peerUrl(first), o.desiredVersion());
+        }
+        if (ran) {
+            for (String claim : claims) {
+                if (o.livePod(claim).isEmpty() && !o.terminatingPod(claim)) {
+                    return new CreateMemberPod(claim, naming.peerUrl(claim), Step.STATE_EXISTING, runningVersion(o),
+                            CreateMemberPod.RECREATING_IN_PLACE);
+                }
+            }
+        }
+        if (live.isEmpty()) {
+            return new Wait(Wait.POD_TERMINATING, "Waiting for pods " + names(o.pods()) + " to finish terminating.");
+        }
+        List<MemberPod> starting = live.stream().filter(p -> !p.running()).toList();
+        if (!ran || !starting.isEmpty()) {
+            return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods "
+                    + names(live) + " are starting.");
+        }
+        return new QuorumLost("No etcd member answers although pods " + names(live) + " are running. The operator"
+                + " changes nothing: check the pods' logs; if a majority of members is lost for good, restore the"
+                + " cluster from a backup.");
+    }
+
+    private Step planWithMembers(ClusterObservation o, List<Seat> seats) {
+        MemberNaming naming = o.naming();
+        // 3. members etcd knows that need a pod; not a membership change
+        for (Seat s : seats) {
+            if (s.pod().isPresent() || s.name().isEmpty()) {
+                continue;
+            }
+            boolean addedNeverStarted = !s.started();
+            boolean onClaim = s.started() && o.persistent() && o.claims().contains(s.name()) && !s.healthy();
+            if (addedNeverStarted || onClaim) {
+                if (o.terminatingPod(s.name())) {
+                    return new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + s.name()
+                            + " to finish terminating before creating it again.");
+                }
+                return new CreateMemberPod(s.name(), s.member().peerUrl(), Step.STATE_EXISTING, runningVersion(o),
+                        addedNeverStarted ? CreateMemberPod.STARTING_ADDED_MEMBER : CreateMemberPod.RECREATING_IN_PLACE);
+            }
+        }
+        // 4. quorum
+        List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
+        List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
+        if (healthyVoters.size() < majority(voters.size())) {
+            List<String> down = voters.stream().filter(s -> !s.healthy()).map(ClusterPlanner::label).toList();
+            return new QuorumLost("Only " + healthyVoters.size() + " of " + voters.size() + " voting members are"
+                    + " healthy (not healthy: " + String.join(", ", down) + "); etcd needs " + majority(voters.size())
+                    + ". The operator changes nothing until a majority is back; if those members are lost for good,"
+                    + " restore the cluster from a backup.");
+        }
+        // 5. persistent: a stopped pod is deleted so that rule 3 recreates it on its claim
+        if (o.persistent()) {
+            for (Seat s : seats) {
+                if (s.started() && s.pod().isPresent() && !s.podRunning() && !s.healthy()
+                        && o.claims().contains(s.name())) {
+                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
+                }
+            }
+        }
+        // 6. dead members
+        for (Seat s : seats) {
+            if (dead(o, s)) {
+                return safeToRemove(s, seats)
+                        ? new RemoveMember(s.member().id(), label(s), RemoveMember.DEAD_MEMBER)
+                        : quorumAtRisk(s, seats, "dead member");
+            }
+        }
+        // 7. pods that are no member
+        Set<String> seatNames = new HashSet<>();
+        seats.forEach(s -> seatNames.add(s.name()));
+        for (MemberPod p : sortedByName(o.livePods())) {
+            if (!seatNames.contains(p.name())) {
+                return new DeletePod(p.name(), DeletePod.NOT_A_MEMBER);
+            }
+        }
+        // 8. scaling down with a learner: the learner goes first
+        List<Seat> learners = seats.stream().filter(Seat::learner).toList();
+        if (seats.size() > o.desiredSize() && !learners.isEmpty()) {
+            Seat l = learners.get(0);
+            return new RemoveMember(l.member().id(), label(l), RemoveMember.SCALE_DOWN);
+        }
+        // 9. learners
+        for (Seat l : learners) {
+            if (!l.podRunning()) {
+                return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of learner " + l.name() + " to run.");
+            }
+            long top = voters.stream().filter(Seat::healthy).mapToLong(Seat::raftIndex).max().orElse(0L);
+            if (l.healthy() && caughtUp(l.raftIndex(), top)) {
+                return new PromoteLearner(l.member().id(), l.name());
+            }
+            return new Wait(Wait.LEARNER_CATCHING_UP, "Learner " + l.name() + (l.healthy()
+                    ? " is catching up with the leader (raft index " + l.raftIndex() + " of " + top + ")."
+                    : " is not healthy yet.") + " It is promoted once it has caught up.");
+        }
+        // 10. a voter whose pod does not run yet
+        for (Seat s : voters) {
+            if (!s.podRunning()) {
+                return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of member " + s.name() + " to run.");
+            }
+        }
+        // 11. scale down
+        if (voters.size() > o.desiredSize()) {
+            Seat victim = pickForScaleDown(voters);
+            return safeToRemove(victim, seats)
+                    ? new RemoveMember(victim.member().id(), label(victim), RemoveMember.SCALE_DOWN)
+                    : quorumAtRisk(victim, seats, "member");
+        }
+        // 12. wait for every member to be healthy before growing or upgrading
+        List<String> sick = seats.stream().filter(s -> !s.healthy()).map(Seat::name).toList();
+        if (!sick.isEmpty()) {
+            return new Wait(Wait.MEMBER_NOT_HEALTHY, "Waiting for member" + (sick.size() > 1 ? "s " : " ")
+                    + String.join(", ", sick) + " to become healthy before scaling or upgrading.");
+        }
+        // 13. grow
+        if (seats.size() < o.desiredSize()) {
+            Set<String> taken = new HashSet<>(seatNames);
+            String name = freshName(o, taken);
+            return new AddMember(name, naming.peerUrl(name), runningVersion(o));
+        }
+        // 14. version
+        return planVersion(o, seats);
+    }
+
+    private Step planVersion(ClusterObservation o, List<Seat> seats) {
+        String wanted = o.desiredVersion();
+        List<Seat> behind = seats.stream().filter(s -> !Objects.equals(podVersion(o, s), wanted)).toList();
+        if (behind.isEmpty()) {
+            return new Nothing();
+        }
+        String running = runningVersion(o);
+        VersionPolicy.Verdict verdict = versions.check(running, wanted);
+        if (!verdict.allowed()) {
+            return new Refuse(verdict.reason(), verdict.message());
+        }
+        Seat next = behind.stream().filter(s -> !s.leader()).findFirst().orElse(behind.get(0));
+        return new UpgradeMember(next.name(), podVersion(o, next), wanted);
+    }
+
+    /**
+     * The version the cluster runs: the lowest version among its member pods (etcd's cluster version is its
+     * lowest member's), else the status's {@code currentVersion}, else {@code spec.version}.
+     */
+    static String runningVersion(ClusterObservation o) {
+        List<EtcdMember> members = o.members().orElse(List.of());
+        List<String> known = new ArrayList<>();
+        if (members.isEmpty()) {
+            o.livePods().forEach(p -> known.add(p.etcdVersion()));
+        } else {
+            seats(o, members).forEach(s -> known.add(podVersion(o, s)));
+        }
+        return known.stream().map(Version::parse).flatMap(Optional::stream).min(Comparator.naturalOrder())
+                .map(Version::toString)
+                .orElse(o.currentVersion() != null ? o.currentVersion() : o.desiredVersion());
+    }
+
+    /** The version a seat runs: its pod's image tag, else what the member reports. */
+    static String podVersion(ClusterObservation o, Seat s) {
+        String tag = s.pod().map(MemberPod::etcdVersion).orElse(null);
+        if (tag != null && Version.parse(tag).isPresent()) {
+            return Version.parse(tag).get().toString();
+        }
+        return o.healthOf(s.member().id()).map(MemberHealth::version).filter(v -> Version.parse(v).isPresent())
+                .orElse(tag);
+    }
+
+    private static boolean dead(ClusterObservation o, Seat s) {
+        if (s.name().isEmpty()) {
+            return true;
+        }
+        if (!s.started()) {
+            return false;
+        }
+        if (o.persistent()) {
+            return s.pod().isEmpty() && !o.claims().contains(s.name()) && !o.terminatingPod(s.name());
+        }
+        return s.pod().isEmpty() || !s.podRunning();
+    }
+
+    private static Seat pickForScaleDown(List<Seat> voters) {
+        return voters.stream().filter(s -> !s.healthy() && !s.leader()).findFirst()
+                .or(() -> voters.stream().filter(s -> !s.leader()).findFirst())
+                .orElse(voters.get(0));
+    }
+
+    private static boolean safeToRemove(Seat victim, List<Seat> seats) {
+        if (victim.learner()) {
+            return true;
+        }
+        long voters = seats.stream().filter(s -> !s.learner()).count() - 1;
+        long healthy = seats.stream().filter(s -> !s.learner() && s.healthy()).count() - (victim.healthy() ? 1 : 0);
+        return voters >= 1 && healthy >= majority((int) voters);
+    }
+
+    private static Wait quorumAtRisk(Seat victim, List<Seat> seats, String what) {
+        return new Wait(Wait.QUORUM_AT_RISK, "Not removing " + what + " " + label(victim) + ": the healthy voting"
+                + " members left would be fewer than a majority. Waiting for the other members to become healthy.");
+    }
+
+    static int majority(int voters) {
+        return voters / 2 + 1;
+    }
+
+    /** etcd promotes a learner only once its progress reaches 90% of the leader's; ask no sooner. */
+    static boolean caughtUp(long learnerIndex, long leaderIndex) {
+        return learnerIndex * 10 >= leaderIndex * 9;
+    }
+
+    private String freshName(ClusterObservation o, Set<String> alsoTaken) {
+        MemberNaming naming = o.naming();
+        Set<String> taken = new HashSet<>(alsoTaken);
+        o.pods().forEach(p -> taken.add(p.name()));
+        taken.addAll(o.claims());
+        for (int i = 0; i < NAME_ATTEMPTS; i++) {
+            String name = naming.newMemberName(random);
+            if (!taken.contains(name)) {
+                return name;
+            }
+        }
+        throw new IllegalStateException("no free member name after " + NAME_ATTEMPTS + " attempts");
+    }
+
+    private static String label(Seat s) {
+        return s.name().isEmpty() ? s.member().hexId() : s.name();
+    }
+
+    private static List<MemberPod> sortedByName(List<MemberPod> pods) {
+        return pods.stream().sorted(Comparator.comparing(MemberPod::name)).toList();
+    }
+
+    private static String names(List<MemberPod> pods) {
+        return String.join(", ", sortedByName(pods).stream().map(MemberPod::name).toList());
+    }
+}

@@ -1,0 +1,279 @@
+package dev.etcdoperator.core.cluster;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.MemberDetail;
+import dev.etcdoperator.api.v1beta2.MembersStatus;
+import dev.etcdoperator.core.cluster.ClusterPlanner.Seat;
+import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
+import dev.etcdoperator.core.cluster.Step.CreateSeed;
+import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.Nothing;
+import dev.etcdoperator.core.cluster.Step.Paused;
+import dev.etcdoperator.core.cluster.Step.PromoteLearner;
+import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.Refuse;
+import dev.etcdoperator.core.cluster.Step.RemoveMember;
+import dev.etcdoperator.core.cluster.Step.UpgradeMember;
+import dev.etcdoperator.core.cluster.Step.Wait;
+import dev.etcdoperator.core.status.Conditions;
+
+/**
+ * Writes what one reconcile observed and decided onto an {@link EtcdClusterStatus}: phase, the original's four
+ * conditions ({@code Available}, {@code Recovering}, {@code Scaling}, {@code Upgrading}), sizes, member names and
+ * details, versions and the client service. Pure; times come from the {@link Clock}, and a condition whose status,
+ * reason and message do not change is left exactly as it was.
+ *
+ * <p>Phase: {@code Failed} while quorum is lost ({@code reason: QuorumLost}); {@code Creating} until the first
+ * observation in which {@code spec.size} members are voting, healthy and ready; {@code Running} from then on. An
+ * invalid spec ({@code Failed}/{@code InvalidSpec}) is the reconciler's to set: it does not plan then.
+ */
+public final class ClusterStatusBuilder {
+    public static final String PHASE_CREATING = "Creating";
+    public static final String PHASE_RUNNING = "Running";
+    public static final String PHASE_FAILED = "Failed";
+
+    public static final String AVAILABLE = "Available";
+    public static final String RECOVERING = "Recovering";
+    public static final String SCALING = "Scaling";
+    public static final String UPGRADING = "Upgrading";
+
+    public static final String REASON_QUORUM_LOST = "QuorumLost";
+    public static final String REASON_PAUSED = "ControlPaused";
+
+    private final Conditions conditions;
+    private final VersionPolicy versions;
+
+    public ClusterStatusBuilder(Clock clock) {
+        this(new Conditions(clock), new VersionPolicy());
+    }
+
+    public ClusterStatusBuilder(Conditions conditions, VersionPolicy versions) {
+        this.conditions = Objects.requireNonNull(conditions, "conditions");
+        this.versions = Objects.requireNonNull(versions, "versions");
+    }
+
+    /** Sets every field this controller owns on {@code status} and returns it. */
+    public EtcdClusterStatus apply(EtcdClusterStatus status, ClusterObservation o, Step step, Long generation) {
+        MemberNaming naming = o.naming();
+        List<EtcdMember> members = o.members().orElse(List.of());
+        List<Seat> seats = members.isEmpty() ? List.of() : ClusterPlanner.seats(o, members);
+        List<MemberPod> live = o.livePods().stream().sorted(Comparator.comparing(MemberPod::name)).toList();
+
+        MembersStatus names = new MembersStatus();
+        names.setReady(new ArrayList<>(live.stream().filter(MemberPod::ready).map(MemberPod::name).toList()));
+        names.setUnready(new ArrayList<>(live.stream().filter(p -> !p.ready()).map(MemberPod::name).toList()));
+        status.setMembers(names);
+        status.setReadyMembers(names.getReady().size());
+        status.setSize(seats.isEmpty() ? live.size() : seats.size());
+        status.setMemberDetails(seats.isEmpty() ? podDetails(o, live) : memberDetails(o, seats));
+        status.setServiceName(naming.clientServiceName());
+        status.setClientPort(MemberNaming.CLIENT_PORT);
+        status.setControlPaused(o.paused());
+        if (!seats.isEmpty()) {
+            status.setCurrentVersion(ClusterPlanner.runningVersion(o));
+        } else if (status.getCurrentVersion() == null) {
+            status.setCurrentVersion(o.currentVersion());
+        }
+
+        phase(status, o, seats, step);
+
+        Condition upgrading = upgrading(o, seats, step);
+        set(status, available(o, seats, step), generation);
+        set(status, recovering(step), generation);
+        set(status, scaling(o, seats, step), generation);
+        set(status, upgrading, generation);
+        status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
+        status.setObservedGeneration(generation);
+        return status;
+    }
+
+    private void set(EtcdClusterStatus status, Condition wanted, Long generation) {
+        status.setConditions(conditions.set(status.getConditions(), wanted, generation));
+    }
+
+    private static void phase(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats, Step step) {
+        String before = status.getPhase();
+        boolean quorumLostBefore = PHASE_FAILED.equals(before) && REASON_QUORUM_LOST.equals(status.getReason());
+        if (step instanceof QuorumLost) {
+            status.setPhase(PHASE_FAILED);
+            status.setReason(REASON_QUORUM_LOST);
+            return;
+        }
+        if (quorumLostBefore) {
+            status.setReason(null);
+        }
+        boolean ranBefore = PHASE_RUNNING.equals(before) || quorumLostBefore;
+        status.setPhase(ranBefore || allReady(o, seats) ? PHASE_RUNNING : PHASE_CREATING);
+    }
+
+    private static boolean allReady(ClusterObservation o, List<Seat> seats) {
+        return seats.size() >= o.desiredSize() && seats.stream().allMatch(s -> !s.learner() && s.healthy()
+                && s.pod().map(MemberPod::ready).orElse(false));
+    }
+
+    private static Condition available(ClusterObservation o, List<Seat> seats, Step step) {
+        if (step instanceof QuorumLost q) {
+            return condition(AVAILABLE, false, REASON_QUORUM_LOST, q.message());
+        }
+        if (seats.isEmpty()) {
+            if (o.pods().isEmpty()) {
+                return condition(AVAILABLE, false, "NoMembers", "The cluster has no member yet.");
+            }
+            return condition(AVAILABLE, false, "NoMemberReachable", "No etcd member answers yet ("
+                    + (step instanceof Wait w ? w.message() : "pods " + podNames(o.livePods())) + ").");
+        }
+        List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
+        long healthy = voters.stream().filter(Seat::healthy).count();
+        if (healthy < ClusterPlanner.majority(voters.size())) {
+            return condition(AVAILABLE, false, REASON_QUORUM_LOST, "Only " + healthy + " of " + voters.size()
+                    + " voting members are healthy; etcd needs " + ClusterPlanner.majority(voters.size()) + ".");
+        }
+        String leader = seats.stream().filter(Seat::leader).map(Seat::name).findFirst().orElse(null);
+        return condition(AVAILABLE, true, "QuorumHealthy", healthy + " of " + voters.size()
+                + " voting members are healthy" + (leader == null ? "." : "; the leader is " + leader + "."));
+    }
+
+    private static Condition recovering(Step step) {
+        if (step instanceof Paused p) {
+            return condition(RECOVERING, false, REASON_PAUSED, p.describe());
+        }
+        if (step instanceof QuorumLost q) {
+            return condition(RECOVERING, false, REASON_QUORUM_LOST, "Members cannot be replaced without quorum; the"
+                    + " operator waits for a majority to answer again (see the Available condition).");
+        }
+        if (step instanceof RemoveMember r && RemoveMember.DEAD_MEMBER.equals(r.reason())) {
+            return condition(RECOVERING, true, "ReplacingDeadMember", r.describe());
+        }
+        if (step instanceof DeletePod d) {
+            return condition(RECOVERING, true,
+                    DeletePod.NOT_A_MEMBER.equals(d.reason()) ? "DeletingStrayPod" : "RestartingMember", d.describe());
+        }
+        if (step instanceof CreateMemberPod c && CreateMemberPod.RECREATING_IN_PLACE.equals(c.reason())) {
+            return condition(RECOVERING, true, CreateMemberPod.RECREATING_IN_PLACE, c.describe());
+        }
+        if (step instanceof Wait w && recoveryWait(w)) {
+            return condition(RECOVERING, true, w.reason(), w.message());
+        }
+        return condition(RECOVERING, false, "NoFailedMembers", "No member needs replacing or restarting.");
+    }
+
+    private static Condition scaling(ClusterObservation o, List<Seat> seats, Step step) {
+        int size = seats.isEmpty() ? o.livePods().size() : seats.size();
+        String progress = " The cluster has " + size + (size == 1 ? " member" : " members") + "; spec.size asks for "
+                + o.desiredSize() + ".";
+        if (step instanceof Paused p) {
+            return condition(SCALING, false, REASON_PAUSED, p.describe());
+        }
+        if (step instanceof QuorumLost) {
+            return condition(SCALING, false, REASON_QUORUM_LOST, "Scaling is on hold while quorum is lost." + progress);
+        }
+        if (step instanceof CreateSeed c) {
+            return condition(SCALING, true, "CreatingSeedMember", c.describe() + progress);
+        }
+        if (step instanceof AddMember a) {
+            return condition(SCALING, true, "AddingMember", a.describe() + progress);
+        }
+        if (step instanceof PromoteLearner p) {
+            return condition(SCALING, true, "PromotingLearner", p.describe() + progress);
+        }
+        if (step instanceof RemoveMember r && RemoveMember.SCALE_DOWN.equals(r.reason())) {
+            return condition(SCALING, true, "RemovingMember", r.describe() + progress);
+        }
+        if (step instanceof CreateMemberPod c && CreateMemberPod.STARTING_ADDED_MEMBER.equals(c.reason())) {
+            return condition(SCALING, true, CreateMemberPod.STARTING_ADDED_MEMBER, c.describe() + progress);
+        }
+        if (step instanceof Wait w && !recoveryWait(w)) {
+            return condition(SCALING, true, w.reason(), w.message() + progress);
+        }
+        return size == o.desiredSize() && !seats.isEmpty()
+                ? condition(SCALING, false, "SizeReached", "The cluster has " + size + " members, as spec.size asks.")
+                : condition(SCALING, false, "ScalingOnHold", "Scaling waits: " + step.describe() + progress);
+    }
+
+    private Condition upgrading(ClusterObservation o, List<Seat> seats, Step step) {
+        String wanted = o.desiredVersion();
+        if (step instanceof Paused p) {
+            return condition(UPGRADING, false, REASON_PAUSED, p.describe());
+        }
+        if (step instanceof QuorumLost) {
+            return condition(UPGRADING, false, REASON_QUORUM_LOST, "Upgrades are on hold while quorum is lost.");
+        }
+        if (step instanceof Refuse r) {
+            return condition(UPGRADING, false, r.reason(), r.message());
+        }
+        long behind = seats.stream().filter(s -> !Objects.equals(ClusterPlanner.podVersion(o, s), wanted)).count();
+        if (step instanceof UpgradeMember u) {
+            return condition(UPGRADING, true, "UpgradingMember", u.describe() + " " + (seats.size() - behind)
+                    + " of " + seats.size() + " members run " + wanted + ".");
+        }
+        if (seats.isEmpty()) {
+            return condition(UPGRADING, false, "NoMembers", "No member answers; nothing to upgrade yet.");
+        }
+        if (behind == 0) {
+            return condition(UPGRADING, false, "VersionReached", "Every member runs " + wanted + ".");
+        }
+        String running = ClusterPlanner.runningVersion(o);
+        VersionPolicy.Verdict verdict = versions.check(running, wanted);
+        if (!verdict.allowed()) {
+            return condition(UPGRADING, false, verdict.reason(), verdict.message());
+        }
+        return condition(UPGRADING, true, "UpgradeOnHold", "The upgrade to " + wanted + " waits ("
+                + (seats.size() - behind) + " of " + seats.size() + " members run it): " + step.describe());
+    }
+
+    /** Waits that are about a member in trouble rather than one being added. */
+    private static boolean recoveryWait(Wait w) {
+        return Wait.MEMBER_NOT_HEALTHY.equals(w.reason()) || Wait.POD_TERMINATING.equals(w.reason())
+                || Wait.QUORUM_AT_RISK.equals(w.reason());
+    }
+
+    private static List<MemberDetail> memberDetails(ClusterObservation o, List<Seat> seats) {
+        MemberNaming naming = o.naming();
+        List<MemberDetail> details = new ArrayList<>();
+        for (Seat s : seats) {
+            MemberDetail d = new MemberDetail();
+            d.setName(s.name().isEmpty() ? null : s.name());
+            d.setId(s.member().hexId());
+            d.setPeerURL(s.member().peerUrl());
+            d.setClientURL(s.name().isEmpty() ? null : naming.clientUrl(s.name()));
+            d.setHealthy(s.healthy());
+            d.setLeader(s.leader());
+            d.setLearner(s.learner());
+            d.setVersion(o.healthOf(s.member().id()).map(MemberHealth::version)
+                    .orElseGet(() -> ClusterPlanner.podVersion(o, s)));
+            details.add(d);
+        }
+        return details;
+    }
+
+    private static List<MemberDetail> podDetails(ClusterObservation o, List<MemberPod> live) {
+        MemberNaming naming = o.naming();
+        List<MemberDetail> details = new ArrayList<>();
+        for (MemberPod p : live) {
+            MemberDetail d = new MemberDetail();
+            d.setName(p.name());
+            d.setPeerURL(naming.peerUrl(p.name()));
+            d.setClientURL(naming.clientUrl(p.name()));
+            d.setHealthy(false);
+            d.setVersion(p.etcdVersion());
+            details.add(d);
+        }
+        return details;
+    }
+
+    private static Condition condition(String type, boolean status, String reason, String message) {
+        return new Condition(type, status ? Conditions.TRUE : Conditions.FALSE, reason, message);
+    }
+
+    private static String podNames(List<MemberPod> pods) {
+        return String.join(", ", pods.stream().map(MemberPod::name).sorted().toList());
+    }
+}

@@ -1,0 +1,171 @@
+package dev.etcdoperator.core.cluster;
+
+import java.util.Objects;
+
+/**
+ * The one thing a reconcile does next, as {@link ClusterPlanner} decides it. Each step says what to do, not how:
+ * the reconciler carries it out, then observes again. {@link #describe()} is a sentence for logs, Events and
+ * status messages.
+ */
+public sealed interface Step {
+    /** etcd's {@code --initial-cluster-state} for the first member. */
+    String STATE_NEW = "new";
+    /** etcd's {@code --initial-cluster-state} for a member joining a running cluster. */
+    String STATE_EXISTING = "existing";
+
+    String describe();
+
+    /** No pod and no reachable member: create the first member's pod with initial state {@code new}. */
+    record CreateSeed(String name, String peerUrl, String version) implements Step {
+        public CreateSeed {
+            Objects.requireNonNull(name, "name");
+        }
+
+        public String state() {
+            return STATE_NEW;
+        }
+
+        @Override
+        public String describe() {
+            return "Creating the first member " + name + " (etcd " + version + ").";
+        }
+    }
+
+    /** Add the member to etcd as a learner, then create its pod with initial state {@code existing}. */
+    record AddMember(String name, String peerUrl, String version) implements Step {
+        public AddMember {
+            Objects.requireNonNull(name, "name");
+        }
+
+        public String state() {
+            return STATE_EXISTING;
+        }
+
+        @Override
+        public String describe() {
+            return "Adding member " + name + " as a learner (etcd " + version + ").";
+        }
+    }
+
+    /**
+     * Create the pod of a member etcd already knows: one that was added but whose pod was never created
+     * ({@link #STARTING_ADDED_MEMBER}), or one whose data is on a claim and whose pod is gone
+     * ({@link #RECREATING_IN_PLACE}).
+     */
+    record CreateMemberPod(String name, String peerUrl, String state, String version, String reason)
+            implements Step {
+        public static final String STARTING_ADDED_MEMBER = "StartingAddedMember";
+        public static final String RECREATING_IN_PLACE = "RecreatingMemberPod";
+
+        public CreateMemberPod {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String describe() {
+            return RECREATING_IN_PLACE.equals(reason)
+                    ? "Recreating the pod of member " + name + " on its data claim (etcd " + version + ")."
+                    : "Creating the pod of member " + name + ", which etcd knows but which never started (etcd "
+                            + version + ").";
+        }
+    }
+
+    /** Promote a learner that has caught up with the leader to a voting member. */
+    record PromoteLearner(long id, String name) implements Step {
+        @Override
+        public String describe() {
+            return "Promoting learner " + name + " (" + Long.toHexString(id) + ") to a voting member.";
+        }
+    }
+
+    /** Remove a member from etcd; its pod goes in a later step ({@link DeletePod}) once it is no member. */
+    record RemoveMember(long id, String name, String reason) implements Step {
+        /** The cluster is larger than {@code spec.size}. */
+        public static final String SCALE_DOWN = "ScaleDown";
+        /** The member is dead; a later step adds a fresh one (a replacement). */
+        public static final String DEAD_MEMBER = "DeadMember";
+
+        @Override
+        public String describe() {
+            return DEAD_MEMBER.equals(reason)
+                    ? "Removing dead member " + name + " (" + Long.toHexString(id) + "); a fresh member replaces it next."
+                    : "Removing member " + name + " (" + Long.toHexString(id) + ") to scale down.";
+        }
+    }
+
+    /** Delete a pod that is not (or no longer) a member, or a failed member pod to recreate it. */
+    record DeletePod(String name, String reason) implements Step {
+        /** The pod belongs to no etcd member. */
+        public static final String NOT_A_MEMBER = "NotAMember";
+        /** The member's pod stopped running; its data is on a claim, so the pod is recreated in place. */
+        public static final String POD_STOPPED = "MemberPodStopped";
+
+        @Override
+        public String describe() {
+            return NOT_A_MEMBER.equals(reason)
+                    ? "Deleting pod " + name + ", which is not a member of the cluster."
+                    : "Deleting stopped pod " + name + " to recreate it on its data claim.";
+        }
+    }
+
+    /** Replace one member's pod with one running {@code toVersion}. */
+    record UpgradeMember(String name, String fromVersion, String toVersion) implements Step {
+        @Override
+        public String describe() {
+            return "Upgrading member " + name + " from " + fromVersion + " to " + toVersion + ".";
+        }
+    }
+
+    /** Something is in progress; observe again later. */
+    record Wait(String reason, String message) implements Step {
+        /** Pods exist but no member answers and the cluster never ran: the first members are starting. */
+        public static final String MEMBERS_STARTING = "MembersStarting";
+        /** A member's pod is not running yet. */
+        public static final String MEMBER_STARTING = "MemberStarting";
+        /** A learner is not yet healthy or has not caught up with the leader. */
+        public static final String LEARNER_CATCHING_UP = "LearnerCatchingUp";
+        /** A member has its pod but is not healthy (just joined, restarting, or sick). */
+        public static final String MEMBER_NOT_HEALTHY = "MemberNotHealthy";
+        /** A pod is being deleted; its name is reused or its member is going. */
+        public static final String POD_TERMINATING = "PodTerminating";
+        /** Removing the member asked for would leave fewer healthy voters than a majority. */
+        public static final String QUORUM_AT_RISK = "QuorumAtRisk";
+
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /** Fewer than a majority of voting members are healthy: change nothing. */
+    record QuorumLost(String message) implements Step {
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /** The spec asks for something the operator will not do; the cluster keeps running as it is. */
+    record Refuse(String reason, String message) implements Step {
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /** {@code spec.paused}: the operator changes nothing. */
+    record Paused() implements Step {
+        @Override
+        public String describe() {
+            return "spec.paused is true: the operator changes nothing until it is false.";
+        }
+    }
+
+    /** Converged: size, membership, health and version are as asked. */
+    record Nothing() implements Step {
+        @Override
+        public String describe() {
+            return "The cluster has its size and version, and every member is healthy.";
+        }
+    }
+}

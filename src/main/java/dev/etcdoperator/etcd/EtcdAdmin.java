@@ -1,0 +1,45 @@
+package dev.etcdoperator.etcd;
+
+import java.util.List;
+
+/**
+ * The etcd administration calls the cluster and backup controllers need, for ONE etcd cluster. Every call is
+ * bounded by a per-call timeout; reconfiguration calls retry while etcd says "not now" up to an overall
+ * deadline. Every failure is an {@link EtcdAdminException}. No jetcd type appears here, so a controller can be
+ * tested with a fake.
+ */
+public interface EtcdAdmin extends AutoCloseable {
+
+    /** The member list, as any reachable member sees it. */
+    List<Member> members();
+
+    /** The status of the one member at {@code clientUrl} (asked directly, not through the cluster). */
+    MemberStatus status(String clientUrl);
+
+    /** Whether the member at {@code clientUrl} is healthy. Never throws for a failed check: says why instead. */
+    MemberHealth health(String clientUrl);
+
+    /**
+     * Adds a member with the given peer URL (as a learner when asked), retrying with backoff while etcd refuses
+     * because the cluster is not ready for a reconfiguration ("unhealthy cluster", "too many learner members").
+     *
+     * @return the new member (not started: no name, no client URLs)
+     */
+    Member addMember(String peerUrl, boolean asLearner);
+
+    /**
+     * Promotes the learner {@code memberId} to a voter, retrying while it has not caught up with the leader.
+     * Promoting a member that is already a voter succeeds without doing anything.
+     */
+    void promote(long memberId);
+
+    /** Removes the member. Removing a member that is not (or no longer) in the list succeeds without doing anything. */
+    void removeMember(long memberId);
+
+    /** The store revision as the member at {@code clientUrl} sees it (header of a serializable get). */
+    long revision(String clientUrl);
+
+    /** Releases the connections. */
+    @Override
+    void close();
+}

@@ -1,0 +1,308 @@
+package dev.etcdoperator.etcd;
+
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.api.ClusterGrpc;
+import io.etcd.jetcd.api.KVGrpc;
+import io.etcd.jetcd.api.MaintenanceGrpc;
+import io.etcd.jetcd.api.MemberListResponse;
+import io.etcd.jetcd.api.MemberRemoveRequest;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcd.jetcd.api.StatusRequest;
+import io.etcd.jetcd.api.StatusResponse;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * {@link EtcdAdmin} on jetcd 0.8.5 for one etcd cluster.
+ * <p>
+ * Cluster-wide calls (member list, add, remove) go through one jetcd client on all endpoints. Calls about one
+ * member (status, health, revision) go over a short-lived gRPC channel to that member only, using the stubs
+ * generated in jetcd-grpc. Promotion is called the same way with a hand-made method descriptor, because jetcd
+ * 0.8.5 does not know etcd's {@code MemberPromote} RPC (its request and response have the same wire shape as
+ * {@code MemberRemoveRequest} and {@code MemberListResponse}). Every call carries the call timeout as a gRPC
+ * deadline and is also waited on with that timeout, so a dead endpoint cannot hang a caller.
+ */
+public final class JetcdAdmin implements EtcdAdmin {
+    private static final Logger LOG = Logger.getLogger(JetcdAdmin.class);
+
+    static final MethodDescriptor<MemberRemoveRequest, MemberListResponse> MEMBER_PROMOTE = MethodDescriptor
+            .<MemberRemoveRequest, MemberListResponse>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName(MethodDescriptor.generateFullMethodName(ClusterGrpc.SERVICE_NAME, "MemberPromote"))
+            .setRequestMarshaller(ProtoUtils.marshaller(MemberRemoveRequest.getDefaultInstance()))
+            .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
+            .build();
+
+    /** Fields of etcd 3.4's StatusResponse that jetcd 0.8.5's proto does not declare (kept as unknown fields). */
+    private static final int STATUS_DB_SIZE_IN_USE = 7;
+    private static final int STATUS_ERRORS = 8;
+    private static final int STATUS_RAFT_APPLIED_INDEX = 9;
+    private static final int STATUS_IS_LEARNER = 10;
+
+    private final List<String> endpoints;
+    private final EtcdClientFactory factory;
+    private final EtcdAdminOptions options;
+    private final Client client;
+
+    public JetcdAdmin(List<String> endpoints, EtcdTls tls, EtcdAdminOptions options) {
+        this.endpoints = List.copyOf(endpoints);
+        this.options = Objects.requireNonNull(options, "options");
+        this.factory = new EtcdClientFactory(tls, options.callTimeout());
+        this.client = factory.newClient(this.endpoints);
+    }
+
+    /** With the default options: 5 s per call, 60 s for a reconfiguration. */
+    public JetcdAdmin(List<String> endpoints, EtcdTls tls) {
+        this(endpoints, tls, EtcdAdminOptions.defaults());
+    }
+
+    @Override
+    public List<Member> members() {
+        return await("list members", endpoints, client.getClusterClient().listMember(),
+                r -> r.getMembers().stream().map(JetcdAdmin::member).toList());
+    }
+
+    @Override
+    public MemberStatus status(String clientUrl) {
+        StatusResponse r = onMember("status", clientUrl,
+                (channel, deadline) -> MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
+                        .status(StatusRequest.getDefaultInstance()));
+        UnknownFieldSet extra = r.getUnknownFields();
+        List<String> errors = new ArrayList<>();
+        if (extra.hasField(STATUS_ERRORS)) {
+            extra.getField(STATUS_ERRORS).getLengthDelimitedList().forEach(b -> errors.add(b.toStringUtf8()));
+        }
+        return new MemberStatus(clientUrl, r.getHeader().getMemberId(), r.getVersion(), r.getLeader(),
+                r.getRaftIndex(), r.getRaftTerm(), varint(extra, STATUS_RAFT_APPLIED_INDEX), r.getDbSize(),
+                varint(extra, STATUS_DB_SIZE_IN_USE), varint(extra, STATUS_IS_LEARNER) != 0, errors);
+    }
+
+    @Override
+    public MemberHealth health(String clientUrl) {
+        MemberStatus status;
+        try {
+            status = status(clientUrl);
+        } catch (RuntimeException e) {
+            return new MemberHealth(clientUrl, false, false, e.getMessage());
+        }
+        if (!status.errors().isEmpty()) {
+            return new MemberHealth(clientUrl, false, status.learner(), "alarms raised: " + String.join(", ", status.errors()));
+        }
+        if (!status.hasLeader()) {
+            return new MemberHealth(clientUrl, false, status.learner(), "member " + Long.toHexString(status.memberId())
+                    + " knows no leader");
+        }
+        if (status.learner()) {
+            return new MemberHealth(clientUrl, true, true, "learner " + Long.toHexString(status.memberId())
+                    + " answers and follows leader " + Long.toHexString(status.leaderId()));
+        }
+        try {
+            // what etcdctl endpoint health does: a linearizable read, which needs the leader and a quorum
+            onMember("linearizable read", clientUrl, (channel, deadline) -> KVGrpc.newBlockingStub(channel)
+                    .withDeadline(deadline).range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("health")).build()));
+            return new MemberHealth(clientUrl, true, false, "member " + Long.toHexString(status.memberId())
+                    + " serves linearizable reads");
+        } catch (RuntimeException e) {
+            return new MemberHealth(clientUrl, false, false, e.getMessage());
+        }
+    }
+
+    @Override
+    public long revision(String clientUrl) {
+        return onMember("serializable read", clientUrl, (channel, deadline) -> KVGrpc.newBlockingStub(channel)
+                .withDeadline(deadline)
+                .range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("health")).setSerializable(true)
+                        .setCountOnly(true).build()))
+                .getHeader().getRevision();
+    }
+
+    @Override
+    public Member addMember(String peerUrl, boolean asLearner) {
+        URI peer = URI.create(Objects.requireNonNull(peerUrl, "peerUrl"));
+        String what = "add " + (asLearner ? "learner " : "member ") + peerUrl;
+        boolean[] ambiguous = {false};
+        return retrying(what, () -> {
+            try {
+                return await(what, endpoints, client.getClusterClient().addMember(List.of(peer), asLearner),
+                        r -> member(r.getMember()));
+            } catch (EtcdAdminException e) {
+                if (ambiguous[0] && EtcdErrors.says(e, "already exist")) {
+                    // an earlier attempt that we could not see the end of did add it
+                    Member added = members().stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst().orElseThrow(() -> e);
+                    if (added.learner() == asLearner) {
+                        return added;
+                    }
+                }
+                ambiguous[0] |= EtcdErrors.says(e, "timed out");
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void promote(long memberId) {
+        String what = "promote member " + Long.toHexString(memberId);
+        MemberRemoveRequest request = MemberRemoveRequest.newBuilder().setID(memberId).build();
+        retrying(what, () -> {
+            try {
+                return onAnyMember(what, (channel, deadline) -> ClientCalls.blockingUnaryCall(channel, MEMBER_PROMOTE,
+                        CallOptions.DEFAULT.withDeadline(deadline), request));
+            } catch (EtcdAdminException e) {
+                if (EtcdErrors.says(e, "can only promote a learner member")
+                        && !EtcdErrors.says(e, "in sync")) {
+                    boolean voter = members().stream().anyMatch(m -> m.id() == memberId && !m.learner());
+                    if (voter) {
+                        LOG.debugf("%s: already a voter", what);
+                        return null;
+                    }
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void removeMember(long memberId) {
+        String what = "remove member " + Long.toHexString(memberId);
+        retrying(what, () -> {
+            try {
+                return await(what, endpoints, client.getClusterClient().removeMember(memberId), r -> null);
+            } catch (EtcdAdminException e) {
+                if (EtcdErrors.says(e, "member not found")) {
+                    LOG.debugf("%s: not a member (any more)", what);
+                    return null;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** Waits for a jetcd future for at most the call timeout; cancels it if it did not finish. */
+    private <R, T> T await(String what, Object where, CompletableFuture<R> future, Function<R, T> convert) {
+        Duration timeout = options.callTimeout();
+        try {
+            return convert.apply(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, what + " at " + where + " interrupted", e);
+        } catch (TimeoutException | java.util.concurrent.ExecutionException | RuntimeException e) {
+            future.cancel(true);
+            throw EtcdErrors.translate(what, where, timeout, e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface MemberCall<T> {
+        T call(ManagedChannel channel, io.grpc.Deadline deadline);
+    }
+
+    /** One call over a fresh channel to exactly one member, bounded by the call timeout. */
+    private <T> T onMember(String what, String clientUrl, MemberCall<T> call) {
+        ManagedChannel channel;
+        try {
+            channel = factory.newChannel(clientUrl);
+        } catch (IllegalArgumentException e) {
+            throw new EtcdAdminException(EtcdAdminException.Kind.REJECTED, what + " at " + clientUrl + ": " + e.getMessage(), e);
+        }
+        try {
+            return call.call(channel, io.grpc.Deadline.after(options.callTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        } catch (RuntimeException e) {
+            throw EtcdErrors.translate(what, clientUrl, options.callTimeout(), e);
+        } finally {
+            EtcdClientFactory.close(channel);
+        }
+    }
+
+    /** The same call to each endpoint in turn until one answers (an unreachable one is skipped). */
+    private <T> T onAnyMember(String what, MemberCall<T> call) {
+        EtcdAdminException last = null;
+        for (String endpoint : endpoints) {
+            try {
+                return onMember(what, endpoint, call);
+            } catch (EtcdAdminException e) {
+                if (e.kind() != EtcdAdminException.Kind.UNAVAILABLE) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /**
+     * Repeats a reconfiguration while etcd says "not now" ({@link EtcdAdminException.Kind#NOT_READY}), with
+     * exponential backoff, up to the deadline. An unreachable cluster fails at once: the caller will come back.
+     */
+    private <T> T retrying(String what, Supplier<T> attempt) {
+        long deadline = System.nanoTime() + options.reconfigurationDeadline().toNanos();
+        Duration backoff = options.initialBackoff();
+        int attempts = 0;
+        while (true) {
+            attempts++;
+            try {
+                return attempt.get();
+            } catch (EtcdAdminException e) {
+                boolean retriable = EtcdErrors.notReady(e);
+                long left = deadline - System.nanoTime();
+                if (!retriable || left <= backoff.toNanos()) {
+                    if (retriable && attempts > 1) {
+                        throw new EtcdAdminException(e.kind(), e.getMessage() + " (gave up after " + attempts
+                                + " attempts in " + options.reconfigurationDeadline().toSeconds() + " s)", e.getCause());
+                    }
+                    throw e;
+                }
+                LOG.debugf("%s: %s; retrying in %d ms", what, e.getMessage(), backoff.toMillis());
+                sleep(backoff);
+                backoff = min(backoff.multipliedBy(2), options.maxBackoff());
+            }
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "interrupted while waiting to retry", e);
+        }
+    }
+
+    private static long varint(UnknownFieldSet fields, int number) {
+        if (!fields.hasField(number)) {
+            return 0;
+        }
+        List<Long> values = fields.getField(number).getVarintList();
+        return values.isEmpty() ? 0 : values.get(values.size() - 1);
+    }
+
+    private static Member member(io.etcd.jetcd.cluster.Member m) {
+        return new Member(m.getId(), m.getName(), m.getPeerURIs().stream().map(URI::toString).toList(),
+                m.getClientURIs().stream().map(URI::toString).toList(), m.isLearner());
+    }
+}

@@ -1,0 +1,34 @@
+package dev.etcdoperator.etcd;
+
+import java.util.List;
+
+/**
+ * What one member says about itself (etcd's Maintenance.Status).
+ *
+ * @param endpoint         the client URL that was asked
+ * @param memberId         the ID of the member that answered
+ * @param version          the etcd server version, e.g. {@code 3.4.23}
+ * @param leaderId         the member it believes is the leader; 0 when it knows none
+ * @param raftIndex        its raft index
+ * @param raftTerm         its raft term
+ * @param raftAppliedIndex its applied index (0 when the server does not report it)
+ * @param dbSize           the size of its backend database in bytes
+ * @param dbSizeInUse      the bytes in use in that database (0 when the server does not report it)
+ * @param learner          whether it is a learner (reported by etcd 3.4 and later)
+ * @param errors           the alarms/errors it reports, e.g. {@code NOSPACE}; empty when all is well
+ */
+public record MemberStatus(String endpoint, long memberId, String version, long leaderId, long raftIndex,
+        long raftTerm, long raftAppliedIndex, long dbSize, long dbSizeInUse, boolean learner, List<String> errors) {
+
+    public MemberStatus {
+        errors = List.copyOf(errors);
+    }
+
+    public boolean isLeader() {
+        return memberId != 0 && memberId == leaderId;
+    }
+
+    public boolean hasLeader() {
+        return leaderId != 0;
+    }
+}

@@ -1,0 +1,257 @@
+package dev.etcdoperator.core.cluster;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A mutable picture of one cluster for tests: pods, etcd members and their health, keyed by member name. Builds
+ * {@link ClusterObservation}s, and {@link #apply(Step)} plays a step out the way a healthy environment would.
+ */
+final class ClusterFixture {
+    static final String CLUSTER = "demo";
+    static final String NAMESPACE = "prod";
+    static final MemberNaming NAMING = new MemberNaming(CLUSTER, NAMESPACE);
+
+    private final Map<String, MemberPod> pods = new LinkedHashMap<>();
+    private final Map<String, EtcdMember> members = new LinkedHashMap<>();
+    private final Map<Long, MemberHealth> health = new LinkedHashMap<>();
+    private final Set<String> claims = new LinkedHashSet<>();
+    private int size;
+    private String version;
+    private String current;
+    private boolean paused;
+    private boolean persistent;
+    private boolean answering = true;
+    private long nextId = 0x1001;
+
+    private ClusterFixture(int size, String version) {
+        this.size = size;
+        this.version = version;
+    }
+
+    /** A cluster that never ran: no pods, no members, no current version. */
+    static ClusterFixture fresh(int size, String version) {
+        ClusterFixture f = new ClusterFixture(size, version);
+        f.answering = false;
+        return f;
+    }
+
+    /**
+     * A converged cluster of {@code n} healthy voters {@code demo-a}, {@code demo-b}, ... running {@code version};
+     * {@code demo-a} leads.
+     */
+    static ClusterFixture running(int n, String version) {
+        ClusterFixture f = new ClusterFixture(n, version);
+        for (int i = 0; i < n; i++) {
+            f.voter(name(i), i == 0, version);
+        }
+        f.current = version;
+        return f;
+    }
+
+    static String name(int i) {
+        return CLUSTER + "-" + (char) ('a' + i);
+    }
+
+    ClusterFixture voter(String name, boolean leader, String podVersion) {
+        long id = nextId++;
+        members.put(name, new EtcdMember(id, name, NAMING.peerUrl(name), false));
+        pods.put(name, new MemberPod(name, true, true, false, podVersion, persistent));
+        health.put(id, new MemberHealth(id, true, leader, podVersion, 1000));
+        if (persistent) {
+            claims.add(name);
+        }
+        return this;
+    }
+
+    /** A learner that started, whose pod runs, at {@code raftIndex} (voters are at 1000). */
+    ClusterFixture learner(String name, boolean healthy, long raftIndex) {
+        long id = nextId++;
+        members.put(name, new EtcdMember(id, name, NAMING.peerUrl(name), true));
+        pods.put(name, new MemberPod(name, true, healthy, false, version, persistent));
+        health.put(id, new MemberHealth(id, healthy, false, version, raftIndex));
+        return this;
+    }
+
+    /** A member added to etcd (as a learner) whose pod was never created: it has no name yet. */
+    ClusterFixture addedNotStarted(String name) {
+        long id = nextId++;
+        members.put(name, new EtcdMember(id, "", NAMING.peerUrl(name), true));
+        return this;
+    }
+
+    ClusterFixture size(int n) {
+        size = n;
+        return this;
+    }
+
+    ClusterFixture version(String v) {
+        version = v;
+        return this;
+    }
+
+    ClusterFixture current(String v) {
+        current = v;
+        return this;
+    }
+
+    ClusterFixture paused() {
+        paused = true;
+        return this;
+    }
+
+    /** Every member, present and future, has a data claim named after it. */
+    ClusterFixture persistent() {
+        persistent = true;
+        claims.addAll(members.keySet());
+        pods.replaceAll((n, p) -> new MemberPod(n, p.running(), p.ready(), p.terminating(), p.etcdVersion(), true));
+        return this;
+    }
+
+    ClusterFixture claim(String name) {
+        claims.add(name);
+        return this;
+    }
+
+    ClusterFixture withoutClaim(String name) {
+        claims.remove(name);
+        return this;
+    }
+
+    /** No member answers: the member list is unknown and nothing reports health. */
+    ClusterFixture noAnswer() {
+        answering = false;
+        return this;
+    }
+
+    ClusterFixture pod(String name, boolean running, boolean ready, String podVersion) {
+        pods.put(name, new MemberPod(name, running, ready, false, podVersion, persistent));
+        return this;
+    }
+
+    ClusterFixture podGone(String name) {
+        pods.remove(name);
+        return this;
+    }
+
+    ClusterFixture podTerminating(String name) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, p == null || p.running(), false, true,
+                p == null ? version : p.etcdVersion(), persistent));
+        return this;
+    }
+
+    ClusterFixture podStopped(String name) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, false, false, false, p.etcdVersion(), p.hasClaim()));
+        return this;
+    }
+
+    /** The member stops answering (its health entry goes). */
+    ClusterFixture unhealthy(String name) {
+        health.remove(id(name));
+        return this;
+    }
+
+    /** The member answers but reports itself unhealthy. */
+    ClusterFixture sick(String name) {
+        MemberHealth h = health.get(id(name));
+        health.put(h.id(), new MemberHealth(h.id(), false, h.leader(), h.version(), h.raftIndex()));
+        return this;
+    }
+
+    /** Pod gone and member silent: what a crashed non-persistent member looks like. */
+    ClusterFixture dead(String name) {
+        return podGone(name).unhealthy(name);
+    }
+
+    ClusterFixture leader(String name) {
+        health.replaceAll((id, h) -> new MemberHealth(id, h.healthy(), id == id(name), h.version(), h.raftIndex()));
+        return this;
+    }
+
+    ClusterFixture podVersion(String name, String v) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, p.running(), p.ready(), p.terminating(), v, p.hasClaim()));
+        MemberHealth h = health.get(id(name));
+        if (h != null) {
+            health.put(h.id(), new MemberHealth(h.id(), h.healthy(), h.leader(), v, h.raftIndex()));
+        }
+        return this;
+    }
+
+    long id(String name) {
+        return members.get(name).id();
+    }
+
+    Optional<String> leaderName() {
+        return members.values().stream().filter(m -> health.containsKey(m.id()) && health.get(m.id()).leader())
+                .map(EtcdMember::name).findFirst();
+    }
+
+    List<String> memberNames() {
+        return new ArrayList<>(members.keySet());
+    }
+
+    boolean isLearner(String name) {
+        return members.get(name).learner();
+    }
+
+    ClusterObservation observe() {
+        Optional<List<EtcdMember>> list = answering && !members.isEmpty()
+                ? Optional.of(List.copyOf(members.values())) : Optional.empty();
+        return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
+                List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
+                Set.copyOf(claims));
+    }
+
+    /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
+    ClusterFixture apply(Step step) {
+        if (step instanceof Step.CreateSeed s) {
+            answering = true;
+            persistentClaim(s.name());
+            voter(s.name(), true, s.version());
+        } else if (step instanceof Step.AddMember a) {
+            persistentClaim(a.name());
+            learner(a.name(), true, 1000);
+            podVersion(a.name(), a.version());
+        } else if (step instanceof Step.PromoteLearner p) {
+            EtcdMember m = members.get(p.name());
+            members.put(p.name(), new EtcdMember(m.id(), m.name(), m.peerUrl(), false));
+        } else if (step instanceof Step.RemoveMember r) {
+            EtcdMember m = members.remove(r.name());
+            boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
+            health.remove(m.id());
+            if (pods.containsKey(r.name())) {
+                podStopped(r.name());
+            }
+            if (wasLeader && !members.isEmpty()) {
+                leader(members.keySet().iterator().next());
+            }
+        } else if (step instanceof Step.DeletePod d) {
+            pods.remove(d.name());
+        } else if (step instanceof Step.CreateMemberPod c) {
+            EtcdMember m = members.get(c.name());
+            members.put(c.name(), new EtcdMember(m.id(), c.name(), m.peerUrl(), m.learner()));
+            pods.put(c.name(), new MemberPod(c.name(), true, true, false, c.version(), persistent));
+            health.put(m.id(), new MemberHealth(m.id(), true, false, c.version(), 1000));
+        } else if (step instanceof Step.UpgradeMember u) {
+            podVersion(u.name(), u.toVersion());
+        }
+        if (answering) {
+            current = ClusterPlanner.runningVersion(observe());
+        }
+        return this;
+    }
+
+    private void persistentClaim(String name) {
+        if (persistent) {
+            claims.add(name);
+        }
+    }
+}

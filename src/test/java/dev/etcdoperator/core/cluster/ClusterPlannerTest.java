@@ -1,0 +1,351 @@
+package dev.etcdoperator.core.cluster;
+
+import static dev.etcdoperator.core.cluster.ClusterFixture.NAMING;
+import static dev.etcdoperator.core.cluster.ClusterFixture.fresh;
+import static dev.etcdoperator.core.cluster.ClusterFixture.running;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Random;
+
+import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
+import dev.etcdoperator.core.cluster.Step.CreateSeed;
+import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.Nothing;
+import dev.etcdoperator.core.cluster.Step.Paused;
+import dev.etcdoperator.core.cluster.Step.PromoteLearner;
+import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.Refuse;
+import dev.etcdoperator.core.cluster.Step.RemoveMember;
+import dev.etcdoperator.core.cluster.Step.UpgradeMember;
+import dev.etcdoperator.core.cluster.Step.Wait;
+import org.junit.jupiter.api.Test;
+
+/** One observation in, one step out: every step and every refusal the planner can give. */
+class ClusterPlannerTest {
+    private static final String V = "3.5.17";
+
+    private static Step plan(ClusterFixture f) {
+        return new ClusterPlanner(new Random(1)).plan(f.observe());
+    }
+
+    @Test
+    void aFreshClusterStartsWithTheSeed() {
+        Step step = plan(fresh(3, V));
+        assertThat(step).isInstanceOfSatisfying(CreateSeed.class, s -> {
+            assertThat(s.name()).matches("demo-[a-z0-9]{10}");
+            assertThat(s.peerUrl()).isEqualTo(NAMING.peerUrl(s.name()));
+            assertThat(s.version()).isEqualTo(V);
+            assertThat(s.state()).isEqualTo("new");
+        });
+    }
+
+    @Test
+    void theSeedIsWaitedForWhileItStarts() {
+        assertThat(plan(fresh(3, V).pod("demo-a", false, false, V)))
+                .isEqualTo(new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods demo-a"
+                        + " are starting."));
+        // running but not answering yet: still starting, because the cluster never ran (no current version)
+        assertThat(plan(fresh(3, V).pod("demo-a", true, false, V)))
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+    }
+
+    @Test
+    void aHealthySeedOfAClusterOfThreeGetsAMember() {
+        Step step = plan(running(1, V).size(3));
+        assertThat(step).isInstanceOfSatisfying(AddMember.class, a -> {
+            assertThat(a.name()).matches("demo-[a-z0-9]{10}");
+            assertThat(a.peerUrl()).isEqualTo(NAMING.peerUrl(a.name()));
+            assertThat(a.version()).isEqualTo(V);
+            assertThat(a.state()).isEqualTo("existing");
+        });
+    }
+
+    @Test
+    void aLearnerThatHasNotCaughtUpIsWaitedFor() {
+        Step step = plan(running(1, V).size(3).learner("demo-b", true, 500));
+        assertThat(step).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.LEARNER_CATCHING_UP);
+            assertThat(w.message()).contains("demo-b", "500 of 1000");
+        });
+    }
+
+    @Test
+    void anUnhealthyLearnerIsWaitedFor() {
+        assertThat(plan(running(1, V).size(3).learner("demo-b", false, 1000)))
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.LEARNER_CATCHING_UP));
+    }
+
+    @Test
+    void aHealthyLearnerThatCaughtUpIsPromoted() {
+        ClusterFixture f = running(1, V).size(3).learner("demo-b", true, 900);
+        assertThat(plan(f)).isEqualTo(new PromoteLearner(f.id("demo-b"), "demo-b"));
+    }
+
+    @Test
+    void noMemberIsAddedWhileALearnerExists() {
+        // size 5 wants two more members, but one learner at a time
+        assertThat(plan(running(3, V).size(5).learner("demo-d", true, 100)))
+                .isInstanceOf(Wait.class);
+    }
+
+    @Test
+    void anAddedMemberWithoutAPodGetsItsPodWithStateExisting() {
+        // the operator added demo-b to etcd, then crashed before creating the pod: demo-b has no name yet
+        Step step = plan(running(1, V).size(3).addedNotStarted("demo-b"));
+        assertThat(step).isEqualTo(new CreateMemberPod("demo-b", NAMING.peerUrl("demo-b"), "existing", V,
+                CreateMemberPod.STARTING_ADDED_MEMBER));
+    }
+
+    @Test
+    void anAddedMemberWhosePodIsPendingIsWaitedFor() {
+        ClusterFixture f = running(1, V).size(3).addedNotStarted("demo-b").pod("demo-b", false, false, V);
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+    }
+
+    @Test
+    void anAddedMemberWhoseOldPodStillTerminatesIsWaitedFor() {
+        ClusterFixture f = running(1, V).size(3).addedNotStarted("demo-b").podTerminating("demo-b");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
+    }
+
+    @Test
+    void aNewMemberNeverReusesATakenName() {
+        // the first draw gives demo-aaaaaaaaaa, which a member has: the planner draws again
+        ClusterFixture f = running(1, V).size(3).voter("demo-aaaaaaaaaa", false, V);
+        assertThat(new ClusterPlanner(new SameThenOther()).plan(f.observe()))
+                .isInstanceOfSatisfying(AddMember.class, a -> assertThat(a.name()).isEqualTo("demo-bbbbbbbbbb"));
+    }
+
+    @Test
+    void scaleDownRemovesAFollowerNotTheLeader() {
+        ClusterFixture f = running(3, V).size(2); // demo-a leads and sorts first
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN));
+    }
+
+    @Test
+    void scaleDownPrefersAnUnhealthyFollower() {
+        ClusterFixture f = running(5, V).size(4).sick("demo-d");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-d"), "demo-d", RemoveMember.SCALE_DOWN));
+    }
+
+    @Test
+    void scaleDownRemovesAPendingLearnerFirst() {
+        ClusterFixture f = running(3, V).size(3).learner("demo-d", true, 10);
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-d"), "demo-d", RemoveMember.SCALE_DOWN));
+    }
+
+    @Test
+    void scaleDownWaitsWhenRemovingWouldCostQuorum() {
+        // demo-a leads but is sick: taking out healthy demo-b would leave one healthy voter of two
+        ClusterFixture f = running(3, V).size(2).sick("demo-a");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.QUORUM_AT_RISK);
+            assertThat(w.message()).contains("demo-b");
+        });
+    }
+
+    @Test
+    void aPodThatIsNoMemberIsDeleted() {
+        assertThat(plan(running(3, V).pod("demo-x", true, true, V)))
+                .isEqualTo(new DeletePod("demo-x", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void aMemberIsNotAddedWhileAnotherIsUnhealthy() {
+        ClusterFixture f = running(3, V).size(5).sick("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY);
+            assertThat(w.message()).contains("demo-c");
+        });
+    }
+
+    @Test
+    void aDeadMemberIsRemovedThenReplaced() {
+        ClusterFixture f = running(3, V).dead("demo-c");
+        Step first = plan(f);
+        assertThat(first).isEqualTo(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.DEAD_MEMBER));
+        f.apply(first);
+        assertThat(plan(f)).isInstanceOfSatisfying(AddMember.class,
+                a -> assertThat(a.name()).isNotIn(f.memberNames()));
+    }
+
+    @Test
+    void aMemberWhosePodStoppedIsDeadWithoutClaims() {
+        ClusterFixture f = running(3, V).podStopped("demo-b").unhealthy("demo-b");
+        Step first = plan(f);
+        assertThat(first).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER));
+        f.apply(first);
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void aDeadLeaderIsReplacedToo() {
+        ClusterFixture f = running(3, V).dead("demo-a").leader("demo-b");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-a"), "demo-a", RemoveMember.DEAD_MEMBER));
+    }
+
+    @Test
+    void aPersistentMemberWhosePodWasDeletedIsRecreatedInPlace() {
+        ClusterFixture f = running(3, V).persistent().dead("demo-b");
+        assertThat(plan(f)).isEqualTo(new CreateMemberPod("demo-b", NAMING.peerUrl("demo-b"), "existing", V,
+                CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
+    @Test
+    void aPersistentMemberWhoseClaimIsGoneToIsReplaced() {
+        ClusterFixture f = running(3, V).persistent().dead("demo-b").withoutClaim("demo-b");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER));
+    }
+
+    @Test
+    void aPersistentMemberWhosePodStoppedGetsItsPodDeletedToBeRecreated() {
+        ClusterFixture f = running(3, V).persistent().podStopped("demo-b").unhealthy("demo-b");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        f.podGone("demo-b");
+        assertThat(plan(f)).isInstanceOf(CreateMemberPod.class);
+    }
+
+    @Test
+    void twoOfThreeDeadIsQuorumLost() {
+        Step step = plan(running(3, V).dead("demo-b").dead("demo-c"));
+        assertThat(step).isInstanceOfSatisfying(QuorumLost.class,
+                q -> assertThat(q.message()).contains("1 of 3", "demo-b, demo-c", "needs 2", "backup"));
+    }
+
+    @Test
+    void twoOfThreeSilentWithRunningPodsIsQuorumLostToo() {
+        assertThat(plan(running(3, V).unhealthy("demo-b").unhealthy("demo-c"))).isInstanceOf(QuorumLost.class);
+    }
+
+    @Test
+    void persistentPodsComeBackEvenWithoutQuorum() {
+        // recreating a member's pod on its claim changes no membership: it is how quorum comes back
+        ClusterFixture f = running(3, V).persistent().dead("demo-b").dead("demo-c");
+        assertThat(plan(f)).isEqualTo(new CreateMemberPod("demo-b", NAMING.peerUrl("demo-b"), "existing", V,
+                CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
+    /**
+     * No member answers but pods exist: Wait while the cluster never ran or a pod is still starting (nothing is
+     * known to be wrong yet); QuorumLost once the cluster ran and every pod runs yet none answers. Either way
+     * nothing is changed; the difference is what status says (Failed for QuorumLost).
+     */
+    @Test
+    void noMemberReachableButPodsExist() {
+        ClusterFixture ran = running(3, V).noAnswer();
+        assertThat(plan(ran)).isInstanceOfSatisfying(QuorumLost.class,
+                q -> assertThat(q.message()).contains("demo-a, demo-b, demo-c"));
+        assertThat(plan(running(3, V).noAnswer().podStopped("demo-c")))
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+        assertThat(plan(running(3, V).noAnswer().current(null)))
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+    }
+
+    @Test
+    void onlyTerminatingPodsAreWaitedFor() {
+        ClusterFixture f = running(1, V).noAnswer().podTerminating("demo-a");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
+    }
+
+    @Test
+    void aPersistentClusterThatLostAllItsPodsRestartsFromItsClaims() {
+        ClusterFixture f = running(3, V).persistent().podGone("demo-a").podGone("demo-b").podGone("demo-c")
+                .noAnswer();
+        assertThat(plan(f)).isEqualTo(new CreateMemberPod("demo-a", NAMING.peerUrl("demo-a"), "existing", V,
+                CreateMemberPod.RECREATING_IN_PLACE));
+        f.pod("demo-a", false, false, V);
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class,
+                c -> assertThat(c.name()).isEqualTo("demo-b"));
+    }
+
+    @Test
+    void aClaimOfAClusterThatNeverRanSeedsIt() {
+        ClusterFixture f = fresh(3, V).persistent().claim("demo-q");
+        assertThat(plan(f)).isEqualTo(new CreateSeed("demo-q", NAMING.peerUrl("demo-q"), V));
+    }
+
+    @Test
+    void aDowngradeIsRefused() {
+        Step step = plan(running(3, V).version("3.4.23"));
+        assertThat(step).isInstanceOfSatisfying(Refuse.class, r -> {
+            assertThat(r.reason()).isEqualTo(VersionPolicy.DOWNGRADE);
+            assertThat(r.message()).contains("3.5.17", "3.4.23");
+        });
+    }
+
+    @Test
+    void aSkippedMinorIsRefused() {
+        assertThat(plan(running(3, "3.4.23").version("3.6.0"))).isInstanceOfSatisfying(Refuse.class,
+                r -> assertThat(r.reason()).isEqualTo(VersionPolicy.SKIPPED_MINOR));
+    }
+
+    @Test
+    void aRefusedVersionStillRepairsAtTheVersionItRuns() {
+        ClusterFixture f = running(3, "3.4.23").version("3.6.0").dead("demo-c");
+        f.apply(plan(f));
+        assertThat(plan(f)).isInstanceOfSatisfying(AddMember.class,
+                a -> assertThat(a.version()).isEqualTo("3.4.23"));
+    }
+
+    @Test
+    void anUpgradeTakesAFollowerFirst() {
+        ClusterFixture f = running(3, "3.4.23").version(V).leader("demo-b");
+        assertThat(plan(f)).isEqualTo(new UpgradeMember("demo-a", "3.4.23", V));
+    }
+
+    @Test
+    void anUpgradeTakesTheLeaderLast() {
+        ClusterFixture f = running(3, "3.4.23").version(V).podVersion("demo-b", V).podVersion("demo-c", V);
+        assertThat(plan(f)).isEqualTo(new UpgradeMember("demo-a", "3.4.23", V));
+    }
+
+    @Test
+    void anUpgradeWaitsWhileAMemberIsUnhealthy() {
+        ClusterFixture f = running(3, "3.4.23").version(V).podVersion("demo-b", V).sick("demo-b");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY));
+    }
+
+    @Test
+    void anUpgradeWaitsForALearner() {
+        ClusterFixture f = running(3, "3.4.23").version(V).size(4).learner("demo-d", true, 10);
+        assertThat(plan(f)).isInstanceOf(Wait.class);
+    }
+
+    @Test
+    void aPatchChangeIsAnUpgradeToo() {
+        assertThat(plan(running(1, "3.5.16").version(V))).isEqualTo(new UpgradeMember("demo-a", "3.5.16", V));
+    }
+
+    @Test
+    void pausedIsPausedWhateverElse() {
+        assertThat(plan(fresh(3, V).paused())).isEqualTo(new Paused());
+        assertThat(plan(running(3, V).dead("demo-b").dead("demo-c").paused())).isEqualTo(new Paused());
+        assertThat(plan(running(3, V).version("3.4.0").paused())).isEqualTo(new Paused());
+    }
+
+    @Test
+    void aConvergedClusterNeedsNothing() {
+        assertThat(plan(running(3, V))).isEqualTo(new Nothing());
+        assertThat(plan(running(1, V).persistent())).isEqualTo(new Nothing());
+    }
+
+    /** Returns 0 on every draw until asked 11 times, then 1: two draws of ten give the same name. */
+    private static final class SameThenOther implements java.util.random.RandomGenerator {
+        private int calls;
+
+        @Override
+        public long nextLong() {
+            return 0;
+        }
+
+        @Override
+        public int nextInt(int bound) {
+            return calls++ < 10 ? 0 : 1;
+        }
+    }
+}

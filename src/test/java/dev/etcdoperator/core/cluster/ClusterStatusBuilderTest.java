@@ -1,0 +1,262 @@
+package dev.etcdoperator.core.cluster;
+
+import static dev.etcdoperator.core.cluster.ClusterFixture.fresh;
+import static dev.etcdoperator.core.cluster.ClusterFixture.running;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Random;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.MemberDetail;
+import dev.etcdoperator.core.status.Conditions;
+import org.junit.jupiter.api.Test;
+
+class ClusterStatusBuilderTest {
+    private static final String V = "3.5.17";
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final ClusterPlanner planner = new ClusterPlanner(new Random(5));
+
+    private static ClusterStatusBuilder at(Instant t) {
+        return new ClusterStatusBuilder(Clock.fixed(t, ZoneOffset.UTC));
+    }
+
+    /** Plans the fixture and writes status, as a reconcile would. */
+    private EtcdClusterStatus report(EtcdClusterStatus status, ClusterFixture f) {
+        ClusterObservation o = f.observe();
+        return at(T0).apply(status, o, planner.plan(o), 1L);
+    }
+
+    private EtcdClusterStatus report(ClusterFixture f) {
+        return report(new EtcdClusterStatus(), f);
+    }
+
+    private static Condition condition(EtcdClusterStatus s, String type) {
+        return Conditions.find(s.getConditions(), type).orElseThrow();
+    }
+
+    private static void assertCondition(EtcdClusterStatus s, String type, String status, String reason,
+            String... messageParts) {
+        Condition c = condition(s, type);
+        assertThat(c.getStatus()).as(type + " " + c.getMessage()).isEqualTo(status);
+        assertThat(c.getReason()).as(type + " " + c.getMessage()).isEqualTo(reason);
+        assertThat(c.getMessage()).isNotBlank();
+        if (messageParts.length > 0) {
+            assertThat(c.getMessage()).contains(messageParts);
+        }
+    }
+
+    @Test
+    void aFreshClusterIsCreatingItsSeed() {
+        EtcdClusterStatus s = report(fresh(3, V));
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        assertThat(s.getSize()).isZero();
+        assertThat(s.getReadyMembers()).isZero();
+        assertThat(s.getServiceName()).isEqualTo("demo-client");
+        assertThat(s.getClientPort()).isEqualTo(2379);
+        assertThat(s.getControlPaused()).isFalse();
+        assertThat(s.getCurrentVersion()).isNull();
+        assertThat(s.getTargetVersion()).isNull();
+        assertThat(s.getObservedGeneration()).isEqualTo(1L);
+        assertCondition(s, "Available", "False", "NoMembers");
+        assertCondition(s, "Scaling", "True", "CreatingSeedMember", "Creating the first member demo-", "has 0 members; spec.size asks for 3");
+        assertCondition(s, "Recovering", "False", "NoFailedMembers");
+        assertCondition(s, "Upgrading", "False", "NoMembers");
+        assertThat(s.getConditions()).allSatisfy(c -> assertThat(c.getLastTransitionTime()).isEqualTo(
+                "2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void aConvergedClusterIsRunningWithDetails() {
+        ClusterFixture f = running(3, V);
+        EtcdClusterStatus s = report(f);
+        assertThat(s.getPhase()).isEqualTo("Running");
+        assertThat(s.getReason()).isNull();
+        assertThat(s.getSize()).isEqualTo(3);
+        assertThat(s.getReadyMembers()).isEqualTo(3);
+        assertThat(s.getMembers().getReady()).containsExactly("demo-a", "demo-b", "demo-c");
+        assertThat(s.getMembers().getUnready()).isEmpty();
+        assertThat(s.getCurrentVersion()).isEqualTo(V);
+        assertThat(s.getTargetVersion()).isNull();
+        assertCondition(s, "Available", "True", "QuorumHealthy", "3 of 3", "the leader is demo-a");
+        assertCondition(s, "Scaling", "False", "SizeReached", "3 members");
+        assertCondition(s, "Recovering", "False", "NoFailedMembers");
+        assertCondition(s, "Upgrading", "False", "VersionReached", V);
+        assertThat(s.getMemberDetails()).hasSize(3);
+        MemberDetail a = s.getMemberDetails().get(0);
+        assertThat(a.getName()).isEqualTo("demo-a");
+        assertThat(a.getId()).isEqualTo(Long.toHexString(f.id("demo-a")));
+        assertThat(a.getPeerURL()).isEqualTo("http://demo-a.demo.prod.svc:2380");
+        assertThat(a.getClientURL()).isEqualTo("http://demo-a.demo.prod.svc:2379");
+        assertThat(a.getHealthy()).isTrue();
+        assertThat(a.getLeader()).isTrue();
+        assertThat(a.getLearner()).isFalse();
+        assertThat(a.getVersion()).isEqualTo(V);
+        assertThat(s.getMemberDetails().get(1).getLeader()).isFalse();
+    }
+
+    @Test
+    void creatingLastsUntilAllMembersAreFirstReadyThenRunningStays() {
+        EtcdClusterStatus s = report(running(1, V).size(3));
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        assertCondition(s, "Scaling", "True", "AddingMember", "has 1 member;");
+        assertCondition(s, "Available", "True", "QuorumHealthy", "1 of 1");
+
+        report(s, running(1, V).size(3).learner("demo-b", true, 100));
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        assertCondition(s, "Scaling", "True", "LearnerCatchingUp", "demo-b", "has 2 members");
+        assertThat(s.getMemberDetails().get(1).getLearner()).isTrue();
+
+        report(s, running(3, V));
+        assertThat(s.getPhase()).isEqualTo("Running");
+
+        // scaling up later, or a member starting, does not make it Creating again
+        report(s, running(3, V).size(5));
+        assertThat(s.getPhase()).isEqualTo("Running");
+        assertCondition(s, "Scaling", "True", "AddingMember", "has 3 members; spec.size asks for 5");
+    }
+
+    @Test
+    void scalingDownSaysWhichMemberGoes() {
+        EtcdClusterStatus s = report(running(3, V).size(2));
+        assertCondition(s, "Scaling", "True", "RemovingMember", "demo-b", "has 3 members; spec.size asks for 2");
+    }
+
+    @Test
+    void lostQuorumFailsTheClusterUntilItIsBack() {
+        EtcdClusterStatus s = report(running(3, V).dead("demo-b").dead("demo-c"));
+        assertThat(s.getPhase()).isEqualTo("Failed");
+        assertThat(s.getReason()).isEqualTo("QuorumLost");
+        assertCondition(s, "Available", "False", "QuorumLost", "1 of 3", "backup");
+        assertCondition(s, "Recovering", "False", "QuorumLost", "majority");
+        assertCondition(s, "Scaling", "False", "QuorumLost");
+        assertCondition(s, "Upgrading", "False", "QuorumLost");
+        assertThat(s.getMembers().getReady()).containsExactly("demo-a");
+
+        report(s, running(3, V));
+        assertThat(s.getPhase()).isEqualTo("Running");
+        assertThat(s.getReason()).isNull();
+        assertCondition(s, "Available", "True", "QuorumHealthy");
+    }
+
+    @Test
+    void anInvalidSpecReasonIsLeftToTheReconciler() {
+        EtcdClusterStatus s = new EtcdClusterStatus();
+        s.setReason("InvalidSpec");
+        report(s, running(3, V));
+        assertThat(s.getReason()).isEqualTo("InvalidSpec");
+    }
+
+    @Test
+    void aDeadMemberIsReportedAsRecovering() {
+        EtcdClusterStatus s = report(running(3, V).dead("demo-c"));
+        assertCondition(s, "Recovering", "True", "ReplacingDeadMember", "demo-c");
+        assertCondition(s, "Available", "True", "QuorumHealthy", "2 of 3");
+        assertThat(s.getMemberDetails()).filteredOn(d -> "demo-c".equals(d.getName()))
+                .singleElement().satisfies(d -> assertThat(d.getHealthy()).isFalse());
+    }
+
+    @Test
+    void aPersistentMemberBeingRecreatedIsRecovering() {
+        EtcdClusterStatus s = report(running(3, V).persistent().dead("demo-b"));
+        assertCondition(s, "Recovering", "True", "RecreatingMemberPod", "demo-b");
+    }
+
+    @Test
+    void aStrayPodIsRecovering() {
+        EtcdClusterStatus s = report(running(3, V).pod("demo-x", true, false, V));
+        assertCondition(s, "Recovering", "True", "DeletingStrayPod", "demo-x");
+        assertThat(s.getMembers().getUnready()).containsExactly("demo-x");
+    }
+
+    @Test
+    void anUpgradeInProgressShowsItsTarget() {
+        EtcdClusterStatus s = report(running(3, "3.4.23").version(V));
+        assertCondition(s, "Upgrading", "True", "UpgradingMember", "demo-b from 3.4.23 to 3.5.17", "0 of 3");
+        assertThat(s.getTargetVersion()).isEqualTo(V);
+        assertThat(s.getCurrentVersion()).isEqualTo("3.4.23");
+    }
+
+    @Test
+    void anUpgradeOnHoldSaysWhy() {
+        EtcdClusterStatus s = report(running(3, "3.4.23").version(V).podVersion("demo-b", V).sick("demo-b"));
+        assertCondition(s, "Upgrading", "True", "UpgradeOnHold", "1 of 3", "demo-b to become healthy");
+        assertCondition(s, "Recovering", "True", "MemberNotHealthy", "demo-b");
+        assertThat(s.getTargetVersion()).isEqualTo(V);
+        assertThat(s.getCurrentVersion()).isEqualTo("3.4.23");
+    }
+
+    @Test
+    void aRefusedVersionIsReportedAndTheOldVersionKept() {
+        EtcdClusterStatus s = report(running(3, V).version("3.4.23"));
+        assertCondition(s, "Upgrading", "False", "Downgrade", "3.5.17", "3.4.23");
+        assertThat(s.getTargetVersion()).isNull();
+        assertThat(s.getCurrentVersion()).isEqualTo(V);
+        assertThat(s.getPhase()).isEqualTo("Running");
+
+        // still reported while the planner is busy with something else
+        EtcdClusterStatus busy = report(running(3, "3.4.23").version("3.6.0").dead("demo-c"));
+        assertCondition(busy, "Upgrading", "False", "SkippedMinorVersion", "3.5");
+        assertCondition(busy, "Recovering", "True", "ReplacingDeadMember");
+    }
+
+    @Test
+    void pausedStillReports() {
+        EtcdClusterStatus s = report(running(3, V).size(5).paused());
+        assertThat(s.getControlPaused()).isTrue();
+        assertThat(s.getPhase()).as("3 of 5 were never all ready").isEqualTo("Creating");
+        assertThat(s.getSize()).isEqualTo(3);
+        assertCondition(s, "Available", "True", "QuorumHealthy");
+        assertCondition(s, "Scaling", "False", "ControlPaused", "spec.paused");
+        assertCondition(s, "Recovering", "False", "ControlPaused");
+        assertCondition(s, "Upgrading", "False", "ControlPaused");
+    }
+
+    @Test
+    void noMemberAnsweringIsReportedFromThePods() {
+        EtcdClusterStatus s = report(fresh(3, V).pod("demo-a", false, false, V));
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        assertThat(s.getSize()).isEqualTo(1);
+        assertThat(s.getMembers().getUnready()).containsExactly("demo-a");
+        assertThat(s.getMemberDetails()).singleElement().satisfies(d -> {
+            assertThat(d.getName()).isEqualTo("demo-a");
+            assertThat(d.getHealthy()).isFalse();
+            assertThat(d.getId()).isNull();
+        });
+        assertCondition(s, "Available", "False", "NoMemberReachable", "demo-a");
+        assertCondition(s, "Scaling", "True", "MembersStarting", "demo-a");
+    }
+
+    @Test
+    void anUnchangedConditionKeepsItsTimes() {
+        ClusterFixture f = running(3, V);
+        ClusterObservation o = f.observe();
+        EtcdClusterStatus s = at(T0).apply(new EtcdClusterStatus(), o, planner.plan(o), 1L);
+        List<Condition> first = List.copyOf(s.getConditions());
+        at(T0.plusSeconds(60)).apply(s, o, planner.plan(o), 1L);
+        for (int i = 0; i < first.size(); i++) {
+            assertThat(s.getConditions().get(i)).isSameAs(first.get(i));
+        }
+
+        f.dead("demo-c");
+        at(T0.plusSeconds(120)).apply(s, f.observe(), planner.plan(f.observe()), 1L);
+        assertThat(condition(s, "Recovering").getLastTransitionTime()).isEqualTo("2026-01-01T00:02:00Z");
+        assertThat(condition(s, "Available").getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(condition(s, "Available").getLastUpdateTime()).isEqualTo("2026-01-01T00:02:00Z");
+        assertThat(condition(s, "Scaling")).isSameAs(first.get(2));
+    }
+
+    @Test
+    void otherConditionsAreLeftAlone() {
+        EtcdClusterStatus s = new EtcdClusterStatus();
+        s.getConditions().add(new Condition("Valid", "True", "SpecAccepted", "The spec is valid."));
+        report(s, running(1, V));
+        assertThat(s.getConditions()).extracting(Condition::getType)
+                .containsExactly("Valid", "Available", "Recovering", "Scaling", "Upgrading");
+    }
+}
