@@ -31,6 +31,7 @@ final class TableView {
     TableView(Clock clock) {
         this.clock = clock;
         columnsByResource.put(key("", "pods"), podColumns());
+        columnsByResource.put(key("", "events"), eventColumns());
     }
 
     void registerPrinterColumns(String group, String plural, JsonNode additionalPrinterColumns) {
@@ -121,6 +122,18 @@ final class TableView {
                 new Column("Age", "date", "", 0,
                         pod -> JSON.textNode(age(pod.path("metadata").path("creationTimestamp").asText()))),
                 new Column("IP", "string", "", 1, pod -> pod.path("status").path("podIP")));
+    }
+
+    private List<Column> eventColumns() {
+        return List.of(
+                new Column("Last Seen", "string", "", 0,
+                        e -> JSON.textNode(age(e.path("lastTimestamp").asText()))),
+                new Column("Type", "string", "", 0, e -> e.path("type")),
+                new Column("Reason", "string", "", 0, e -> e.path("reason")),
+                new Column("Object", "string", "", 0, e -> JSON.textNode(
+                        e.path("involvedObject").path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "/"
+                                + e.path("involvedObject").path("name").asText())),
+                new Column("Message", "string", "", 0, e -> e.path("message")));
     }
 
     private String age(String timestamp) {
