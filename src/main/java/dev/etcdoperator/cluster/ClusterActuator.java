@@ -9,6 +9,7 @@ import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.etcd.EtcdAdmin;
+import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.Member;
 import dev.etcdoperator.support.EventRecorder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -45,7 +46,15 @@ final class ClusterActuator {
             admin.orElseThrow().promote(promote.id());
             events.normal(cluster, "MemberPromoted", "Promoted " + promote.name() + " to a voting member.");
         } else if (step instanceof Step.RemoveMember remove) {
-            admin.orElseThrow().removeMember(remove.id());
+            EtcdAdmin etcd = admin.orElseThrow();
+            try {
+                etcd.removeMember(remove.id());
+            } catch (EtcdAdminException e) {
+                // the member that served the call may be the one removed, and stop before it answers
+                if (etcd.members().stream().anyMatch(m -> m.id() == remove.id())) {
+                    throw e;
+                }
+            }
             events.normal(cluster, Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? "MemberReplaced"
                     : "MemberRemoved", remove.describe());
         } else if (step instanceof Step.DeletePod delete) {

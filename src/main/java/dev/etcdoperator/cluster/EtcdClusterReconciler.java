@@ -46,6 +46,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String NAME = "etcdcluster";
     public static final String PHASE_FAILED = "Failed";
     private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
+    static final String REASON_TLS = "TLSNotSupported";
+    static final String TLS_MESSAGE = "spec.TLS is not supported by this version of the operator; it creates no "
+            + "member rather than one without the TLS asked for. Remove spec.TLS to run the cluster without TLS.";
     private static final Duration BUSY_INTERVAL = Duration.ofSeconds(2);
 
     private final ClusterSpecValidator validator = new ClusterSpecValidator();
@@ -98,9 +101,18 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
             return change.control(cluster);
         }
-        if (SpecValidity.REASON_INVALID.equals(status.getReason())) {
+        if (SpecValidity.REASON_INVALID.equals(status.getReason()) || REASON_TLS.equals(status.getReason())) {
             status.setReason(null);
             status.setPhase(null);
+        }
+        if (cluster.getSpec().getTls() != null && cluster.getSpec().getTls().getStaticTls() != null) {
+            // creating members without the TLS the user asked for would expose their data: refuse instead
+            if (!REASON_TLS.equals(status.getReason())) {
+                events.warning(cluster, REASON_TLS, TLS_MESSAGE);
+            }
+            status.setPhase(PHASE_FAILED);
+            status.setReason(REASON_TLS);
+            return change.control(cluster);
         }
 
         String name = cluster.getMetadata().getName();

@@ -1,0 +1,304 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.MemberDetail;
+import dev.etcdoperator.sandbox.support.ContinuousWriter;
+import dev.etcdoperator.sandbox.support.Etcdctl;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The cluster controller on the sandbox with real etcd: one cluster taken through creation, scaling, member
+ * failures, an upgrade, an operator restart and pausing, with a client writing throughout; then quorum loss
+ * and refused changes on a second cluster.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EtcdClusterIT {
+    static final String NS = "default";
+    static final String NAME = "alpha";
+    static final Duration CONVERGE = Duration.ofSeconds(150);
+    static Sandbox sandbox;
+    static final Set<String> written = new HashSet<>();
+
+    @BeforeAll
+    static void start() {
+        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-cluster-it"))
+                .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    static KubernetesClient client() {
+        return sandbox.client();
+    }
+
+    @Test
+    @Order(1)
+    void aThreeMemberClusterBecomesAvailable() {
+        create(NAME, 3, "3.5.17");
+        EtcdClusterStatus status = awaitConverged(NAME, 3);
+        assertThat(status.getPhase()).isEqualTo("Running");
+        assertThat(status.getMemberDetails()).hasSize(3)
+                .allSatisfy(m -> assertThat(m.getLearner()).isFalse())
+                .filteredOn(MemberDetail::getLeader).hasSize(1);
+        assertThat(client().services().inNamespace(NS).withName(NAME + "-client").get()).isNotNull();
+        assertThat(client().services().inNamespace(NS).withName(NAME).get().getSpec().getClusterIP())
+                .isEqualTo("None");
+        for (int i = 0; i < 20; i++) {
+            new Etcdctl(endpoints(NAME)).put("before-" + i, "value-" + i);
+            written.add("before-" + i);
+        }
+        assertThat(events(NAME)).extracting(Event::getReason).contains("SeedMemberCreated", "MemberAdded",
+                "MemberPromoted");
+    }
+
+    @Test
+    @Order(2)
+    void scaleUpToFiveAndBackToThreeLosesNoWrite() {
+        try (ContinuousWriter writer = writer("scale-")) {
+            setSize(NAME, 5);
+            awaitConverged(NAME, 5);
+            setSize(NAME, 3);
+            awaitConverged(NAME, 3);
+            writer.close();
+            written.addAll(writer.acknowledged());
+            assertThat(writer.acknowledged()).isNotEmpty();
+        }
+        assertAllWrittenKeysPresent();
+        assertThat(events(NAME)).extracting(Event::getReason).contains("MemberRemoved");
+    }
+
+    @Test
+    @Order(3)
+    void aKilledMemberIsReplaced() {
+        Pod victim = pods(NAME).get(0);
+        try (ContinuousWriter writer = writer("kill-")) {
+            ProcessHandle.of(pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
+            await().atMost(CONVERGE).until(() -> pods(NAME).stream()
+                    .noneMatch(p -> p.getMetadata().getName().equals(victim.getMetadata().getName())));
+            awaitConverged(NAME, 3);
+            writer.close();
+            written.addAll(writer.acknowledged());
+        }
+        assertAllWrittenKeysPresent();
+        assertThat(events(NAME)).extracting(Event::getReason).contains("MemberReplaced");
+    }
+
+    @Test
+    @Order(4)
+    void aDeletedMemberPodIsReplaced() {
+        Pod victim = pods(NAME).get(1);
+        try (ContinuousWriter writer = writer("delete-")) {
+            client().pods().inNamespace(NS).withName(victim.getMetadata().getName()).delete();
+            await().atMost(CONVERGE).until(() -> memberNames(NAME).stream()
+                    .noneMatch(n -> n.equals(victim.getMetadata().getName())));
+            awaitConverged(NAME, 3);
+            writer.close();
+            written.addAll(writer.acknowledged());
+        }
+        assertAllWrittenKeysPresent();
+    }
+
+    @Test
+    @Order(5)
+    void aVersionChangeRollsOneMemberAtATime() {
+        try (ContinuousWriter writer = writer("upgrade-")) {
+            client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME)
+                    .edit(c -> {
+                        c.getSpec().setVersion("3.5.18");
+                        return c;
+                    });
+            await().atMost(CONVERGE).untilAsserted(() -> {
+                assertThat(pods(NAME)).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0)
+                        .getImage()).isEqualTo("quay.io/coreos/etcd:v3.5.18"));
+                EtcdClusterStatus s = status(NAME);
+                assertThat(s.getCurrentVersion()).isEqualTo("3.5.18");
+                assertThat(s.getTargetVersion()).isNull();
+            });
+            awaitConverged(NAME, 3);
+            writer.close();
+            written.addAll(writer.acknowledged());
+        }
+        assertAllWrittenKeysPresent();
+        assertThat(events(NAME)).filteredOn(e -> e.getReason().equals("MemberUpgraded")).hasSize(3);
+    }
+
+    @Test
+    @Order(6)
+    void theOperatorRestartedDuringAScaleUpPicksUpWhereItWas() {
+        setSize(NAME, 5);
+        await().atMost(CONVERGE).until(() -> pods(NAME).size() >= 4);
+        sandbox.operator().kill();
+        sandbox.startOperator();
+        awaitConverged(NAME, 5);
+        assertAllWrittenKeysPresent();
+    }
+
+    @Test
+    @Order(7)
+    void whilePausedNothingChangesAndUnpausedItConverges() {
+        client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+            c.getSpec().setPaused(true);
+            return c;
+        });
+        await().atMost(CONVERGE).until(() -> Boolean.TRUE.equals(status(NAME).getControlPaused()));
+        setSize(NAME, 3);
+        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(20))
+                .until(() -> pods(NAME).size() == 5 && memberNames(NAME).size() == 5);
+        client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+            c.getSpec().setPaused(false);
+            return c;
+        });
+        awaitConverged(NAME, 3);
+        assertThat(status(NAME).getControlPaused()).isFalse();
+        assertAllWrittenKeysPresent();
+    }
+
+    @Test
+    @Order(8)
+    void aDowngradeAndASkippedMinorVersionAreRefusedAndTheMembersKeepRunning() {
+        Set<String> before = pods(NAME).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        for (String[] change : new String[][] { { "3.4.23", "Downgrade" }, { "3.7.0", "SkippedMinorVersion" } }) {
+            client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+                c.getSpec().setVersion(change[0]);
+                return c;
+            });
+            await().atMost(CONVERGE).untilAsserted(() -> {
+                assertThat(status(NAME).getConditions()).extracting(Condition::getReason).contains(change[1]);
+                assertThat(events(NAME)).extracting(Event::getReason).contains(change[1]);
+            });
+            assertThat(pods(NAME).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()))
+                    .isEqualTo(before);
+            assertThat(status(NAME).getCurrentVersion()).isEqualTo("3.5.18");
+        }
+        assertAllWrittenKeysPresent();
+    }
+
+    @Test
+    @Order(9)
+    void losingTwoOfThreeMembersIsReportedAndNothingDestructiveHappens() {
+        create("beta", 3, "3.5.17");
+        awaitConverged("beta", 3);
+        List<Pod> pods = pods("beta");
+        Set<String> uids = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        ProcessHandle.of(pid(pods.get(0))).ifPresent(ProcessHandle::destroyForcibly);
+        ProcessHandle.of(pid(pods.get(1))).ifPresent(ProcessHandle::destroyForcibly);
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            EtcdClusterStatus s = status("beta");
+            assertThat(s.getPhase()).isEqualTo("Failed");
+            assertThat(s.getReason()).isEqualTo("QuorumLost");
+        });
+        assertThat(events("beta")).extracting(Event::getReason).contains("QuorumLost");
+        // without quorum the member list cannot be read; the pods are what the operator could destroy
+        await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).until(() -> pods("beta").stream()
+                .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()).equals(uids));
+        assertThat(status("beta").getMemberDetails()).hasSize(3);
+    }
+
+    // ---- helpers ----
+
+    static void create(String name, int size, String version) {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec: {size: %d, version: %s}
+                """.formatted(name, NS, size, version), EtcdCluster.class)).create();
+    }
+
+    static void setSize(String name, int size) {
+        client().resources(EtcdCluster.class).inNamespace(NS).withName(name).edit(c -> {
+            c.getSpec().setSize(size);
+            return c;
+        });
+    }
+
+    static EtcdClusterStatus status(String name) {
+        EtcdCluster c = client().resources(EtcdCluster.class).inNamespace(NS).withName(name).get();
+        return c.getStatus() == null ? new EtcdClusterStatus() : c.getStatus();
+    }
+
+    /** Available, size voting healthy members, each with a ready pod, and no other pod. */
+    static EtcdClusterStatus awaitConverged(String name, int size) {
+        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            EtcdClusterStatus s = status(name);
+            assertThat(s.getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo("Available");
+                assertThat(c.getStatus()).isEqualTo("True");
+            });
+            assertThat(s.getMemberDetails()).hasSize(size)
+                    .allSatisfy(m -> assertThat(m.getHealthy() && !m.getLearner()).isTrue());
+            assertThat(s.getReadyMembers()).isEqualTo(size);
+            assertThat(pods(name)).hasSize(size);
+        });
+        return status(name);
+    }
+
+    static List<Pod> pods(String name) {
+        return client().pods().inNamespace(NS).withLabel("etcd_cluster", name).list().getItems();
+    }
+
+    static List<String> endpointList(String name) {
+        return pods(name).stream().filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
+                .filter(p -> p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                        .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")))
+                .map(p -> "http://" + p.getStatus().getPodIP() + ":2379").toList();
+    }
+
+    static String endpoints(String name) {
+        return String.join(",", endpointList(name));
+    }
+
+    static List<String> memberNames(String name) {
+        String list = new Etcdctl(endpoints(name)).run("member", "list").output();
+        return Arrays.stream(list.split("\n")).filter(l -> l.contains(","))
+                .map(l -> l.split(",")[2].trim()).toList();
+    }
+
+    static ContinuousWriter writer(String prefix) {
+        return new ContinuousWriter(prefix, () -> endpointList(NAME));
+    }
+
+    static void assertAllWrittenKeysPresent() {
+        String keys = new Etcdctl(endpoints(NAME)).run("get", "", "--prefix", "--keys-only").output();
+        Set<String> present = Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty())
+                .collect(Collectors.toSet());
+        assertThat(present).containsAll(written);
+    }
+
+    static List<Event> events(String name) {
+        return client().v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+    }
+
+    static long pid(Pod pod) {
+        return Long.parseLong(pod.getStatus().getContainerStatuses().get(0).getContainerID()
+                .replace("sandbox://", ""));
+    }
+}

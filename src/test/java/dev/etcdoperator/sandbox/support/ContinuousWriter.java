@@ -1,0 +1,65 @@
+package dev.etcdoperator.sandbox.support;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * A client that keeps writing while an operation runs, as an application would, and remembers every write
+ * etcd acknowledged. Endpoints are asked afresh for each write, since members come and go.
+ */
+public final class ContinuousWriter implements AutoCloseable {
+    private final Supplier<List<String>> endpoints;
+    private final String prefix;
+    private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger failures = new AtomicInteger();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread thread;
+
+    public ContinuousWriter(String prefix, Supplier<List<String>> endpoints) {
+        this.prefix = prefix;
+        this.endpoints = endpoints;
+        this.thread = new Thread(this::run, "continuous-writer-" + prefix);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        int n = 0;
+        while (running.get()) {
+            List<String> current = endpoints.get();
+            if (current.isEmpty()) {
+                failures.incrementAndGet();
+                continue;
+            }
+            String key = prefix + String.format("%06d", n++);
+            Kubectl.Result result = new Etcdctl(String.join(",", current)).run("put", key, "v");
+            if (result.ok() && result.output().contains("OK")) {
+                acknowledged.add(key);
+            } else {
+                failures.incrementAndGet();
+            }
+        }
+    }
+
+    public Set<String> acknowledged() {
+        return Set.copyOf(acknowledged);
+    }
+
+    public int failures() {
+        return failures.get();
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        try {
+            thread.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
