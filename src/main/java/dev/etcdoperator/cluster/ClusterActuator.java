@@ -33,9 +33,9 @@ final class ClusterActuator {
             events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
         } else if (step instanceof Step.AddMember add) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
-            etcd.addMember(add.peerUrl(), true);
+            Member added = etcd.addMember(add.peerUrl(), true);
             createMemberPod(cluster, naming, add.name(), add.version(), Step.STATE_EXISTING,
-                    initialCluster(naming, etcd.members()));
+                    initialCluster(naming, withMember(etcd.members(), added)));
             events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner.");
         } else if (step instanceof Step.CreateMemberPod pod) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to read the list from"));
@@ -85,6 +85,15 @@ final class ClusterActuator {
                 initialCluster, state, naming.dnsName(member));
         var pod = ClusterResources.memberPod(cluster, spec, version);
         client.pods().inNamespace(namespace).resource(pod).create();
+    }
+
+    /** The member list is read from one member, which may not know yet of the one just added. */
+    private static List<Member> withMember(List<Member> members, Member added) {
+        List<Member> all = new ArrayList<>(members);
+        if (all.stream().noneMatch(m -> m.id() == added.id())) {
+            all.add(added);
+        }
+        return all;
     }
 
     /** {@code name=peerURL,...} for every member; a member that has not started is named from its peer URL. */

@@ -16,6 +16,7 @@ import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
 import dev.etcdoperator.sandbox.apiserver.SandboxApiServer;
 import dev.etcdoperator.sandbox.pods.ClusterDns;
 import dev.etcdoperator.sandbox.pods.PodRuntime;
+import dev.etcdoperator.sandbox.pods.RuntimeSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
@@ -77,7 +78,10 @@ public final class Sandbox implements AutoCloseable {
         api = SandboxApiServer.start(options.apiPort, options.crds,
                 options.admission ? CrdAdmissionControl.fromDirectory(options.crds) : AdmissionControl.NONE);
         dns = new ClusterDns(api.client(), options.stateDir.resolve("dns").toAbsolutePath());
-        pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns);
+        // each sandbox takes its own 127.N.0.0/16 so that two of them on one machine never share an address
+        String firstIp = "127." + java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 250) + ".0.2";
+        pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns,
+                RuntimeSettings.defaults().withFirstIp(firstIp));
     }
 
     public static Sandbox start(Options options) {
