@@ -52,6 +52,7 @@ public final class EtcdClientFactory {
         ClientBuilder builder = Client.builder()
                 .endpoints(endpoints.stream().map(URI::create).toArray(URI[]::new))
                 .connectTimeout(callTimeout)
+                .waitForReady(false)
                 .retryMaxDuration(callTimeout)
                 .interceptor(deadlineInterceptor(callTimeout));
         if (sslContext != null) {

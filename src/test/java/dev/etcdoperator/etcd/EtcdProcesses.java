@@ -42,11 +42,10 @@ final class EtcdProcesses implements AutoCloseable {
     private final String subnet;
     private final Path root;
     private final List<Node> nodes = new ArrayList<>();
-    private final List<String> extraArgs;
+    private List<String> tlsArgs = List.of();
 
-    EtcdProcesses(String... extraArgs) {
+    EtcdProcesses() {
         this.subnet = "127.77." + ThreadLocalRandom.current().nextInt(1, 250) + ".";
-        this.extraArgs = List.of(extraArgs);
         try {
             this.root = Files.createTempDirectory("etcd-admin-test");
         } catch (IOException e) {
@@ -59,8 +58,19 @@ final class EtcdProcesses implements AutoCloseable {
         return subnet + host;
     }
 
+    /** Members started from now on serve clients over TLS and require a client certificate signed by {@code ca}. */
+    void requireClientTls(Path cert, Path key, Path ca) {
+        tlsArgs = List.of("--cert-file", cert.toString(), "--key-file", key.toString(),
+                "--trusted-ca-file", ca.toString(), "--client-cert-auth");
+    }
+
+    /** A directory removed with the rest by {@link #close()}. */
+    Path workDir() {
+        return root;
+    }
+
     String scheme() {
-        return extraArgs.isEmpty() ? "http" : "https";
+        return tlsArgs.isEmpty() ? "http" : "https";
     }
 
     /** Starts a new single-member cluster. */
@@ -93,7 +103,7 @@ final class EtcdProcesses implements AutoCloseable {
                     "--listen-peer-urls", peer(ip), "--initial-advertise-peer-urls", peer(ip),
                     "--initial-cluster", initialCluster, "--initial-cluster-state", state,
                     "--initial-cluster-token", "etcd-admin-test"));
-            command.addAll(extraArgs);
+            command.addAll(tlsArgs);
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             process.getOutputStream().close();
