@@ -112,11 +112,12 @@ public final class EtcdClientFactory {
             SslContextBuilder builder = GrpcSslContexts.forClient()
                     .trustManager(new ByteArrayInputStream(tls.caCert()));
             if (tls.hasClientCertificate()) {
-                builder.keyManager(new ByteArrayInputStream(tls.clientCert()), new ByteArrayInputStream(tls.clientKey()));
+                builder.keyManager(new ByteArrayInputStream(tls.clientCert()),
+                        new ByteArrayInputStream(PemPrivateKeys.toPkcs8(tls.clientKey())));
             }
             return builder.build();
         } catch (SSLException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot use the etcd TLS material (PEM CA, certificate, PKCS#8 key): "
+            throw new IllegalArgumentException("cannot use the etcd TLS material (PEM CA, certificate, key): "
                     + e.getMessage(), e);
         }
     }

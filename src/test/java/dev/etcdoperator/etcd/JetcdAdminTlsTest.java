@@ -59,6 +59,15 @@ class JetcdAdminTlsTest {
     }
 
     @Test
+    void aClientKeyInTraditionalSec1FormWorksToo() {
+        certs.withTraditionalClientKey();
+        EtcdTls sec1 = new EtcdTls(certs.bytes("ca.crt"), certs.bytes("client.crt"), certs.bytes("client-sec1.key"));
+        try (EtcdAdmin traditional = new JetcdAdmin(List.of(node.clientUrl()), sec1, OPTIONS)) {
+            assertThat(traditional.members()).hasSize(1);
+        }
+    }
+
+    @Test
     void anUntrustedServerIsRefusedWithinTheTimeout() {
         TestCertificates stranger = TestCertificates.otherCa(etcd.workDir().resolve("other-pki"));
         EtcdTls wrongTrust = new EtcdTls(stranger.bytes("ca.crt"), certs.bytes("client.crt"), certs.bytes("client.key"));

@@ -43,6 +43,24 @@ record TestCertificates(Path dir) {
         return certs;
     }
 
+    /** Writes a key of the given openssl algorithm ("RSA", "EC") in both PKCS#8 and traditional form. */
+    static TestCertificates keyPair(Path dir, String algorithm) {
+        TestCertificates keys = new TestCertificates(dir);
+        if (algorithm.equals("EC")) {
+            keys.openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "pkcs8.key");
+        } else {
+            keys.openssl("genpkey", "-algorithm", algorithm, "-out", "pkcs8.key");
+        }
+        keys.openssl("pkey", "-in", "pkcs8.key", "-traditional", "-out", "traditional.key");
+        return keys;
+    }
+
+    /** Also writes the client key in openssl's traditional form (SEC1 "EC PRIVATE KEY") as client-sec1.key. */
+    TestCertificates withTraditionalClientKey() {
+        openssl("pkey", "-in", "client.key", "-traditional", "-out", "client-sec1.key");
+        return this;
+    }
+
     Path file(String name) {
         return dir.resolve(name);
     }
