@@ -41,11 +41,14 @@ final class EtcdProcesses implements AutoCloseable {
 
     private final String subnet;
     private final Path root;
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<Node> nodes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private List<String> tlsArgs = List.of();
+    /** Kills what is left if the JVM ends without {@link #close()} (a test run interrupted, a fork timed out). */
+    private final Thread reaper = new Thread(() -> nodes.forEach(n -> n.process().destroyForcibly()), "etcd-reaper");
 
     EtcdProcesses() {
         this.subnet = "127.77." + ThreadLocalRandom.current().nextInt(1, 250) + ".";
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             this.root = Files.createTempDirectory("etcd-admin-test");
         } catch (IOException e) {
@@ -145,6 +148,11 @@ final class EtcdProcesses implements AutoCloseable {
         nodes.forEach(n -> n.process().destroy());
         nodes.forEach(this::stop);
         nodes.clear();
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the reaper runs anyway
+        }
         try (Stream<Path> files = Files.walk(root)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
