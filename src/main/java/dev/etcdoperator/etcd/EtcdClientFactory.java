@@ -52,6 +52,7 @@ public final class EtcdClientFactory {
         ClientBuilder builder = Client.builder()
                 .endpoints(endpoints.stream().map(URI::create).toArray(URI[]::new))
                 .connectTimeout(callTimeout)
+                .waitForReady(false)
                 .retryMaxDuration(callTimeout)
                 .interceptor(deadlineInterceptor(callTimeout));
         if (sslContext != null) {
@@ -111,11 +112,12 @@ public final class EtcdClientFactory {
             SslContextBuilder builder = GrpcSslContexts.forClient()
                     .trustManager(new ByteArrayInputStream(tls.caCert()));
             if (tls.hasClientCertificate()) {
-                builder.keyManager(new ByteArrayInputStream(tls.clientCert()), new ByteArrayInputStream(tls.clientKey()));
+                builder.keyManager(new ByteArrayInputStream(tls.clientCert()),
+                        new ByteArrayInputStream(PemPrivateKeys.toPkcs8(tls.clientKey())));
             }
             return builder.build();
         } catch (SSLException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot use the etcd TLS material (PEM CA, certificate, PKCS#8 key): "
+            throw new IllegalArgumentException("cannot use the etcd TLS material (PEM CA, certificate, key): "
                     + e.getMessage(), e);
         }
     }

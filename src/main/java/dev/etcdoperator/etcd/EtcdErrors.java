@@ -77,7 +77,9 @@ final class EtcdErrors {
             return describe(status);
         }
         if (t instanceof EtcdException e) {
-            String text = e.getErrorCode() + ": " + e.getMessage();
+            String message = e.getMessage() == null ? "" : firstLine(e.getMessage());
+            String cause = deepestMessage(e.getCause());
+            String text = e.getErrorCode() + ": " + message + (cause == null ? "" : " (" + cause + ")");
             return e.getErrorCode() == io.etcd.jetcd.common.exception.ErrorCode.DEADLINE_EXCEEDED
                     ? "no answer within " + timeout.toMillis() + " ms (" + text + ")"
                     : text;
@@ -88,12 +90,30 @@ final class EtcdErrors {
     private static String describe(Status status) {
         StringBuilder text = new StringBuilder(status.getCode().name());
         if (status.getDescription() != null) {
-            text.append(": ").append(status.getDescription());
+            text.append(": ").append(firstLine(status.getDescription()));
         }
-        if (status.getCause() != null && status.getCause().getMessage() != null) {
-            text.append(" (").append(status.getCause().getMessage()).append(')');
+        String cause = deepestMessage(status.getCause());
+        if (cause != null) {
+            text.append(" (").append(cause).append(')');
         }
         return text.toString();
+    }
+
+    /** The innermost message in a cause chain (where the TLS or socket error is), with its exception type. */
+    private static String deepestMessage(Throwable t) {
+        String found = null;
+        for (Throwable c = t; c != null && c != c.getCause(); c = c.getCause()) {
+            if (c.getMessage() != null) {
+                found = c.getClass().getSimpleName() + ": " + firstLine(c.getMessage());
+            }
+        }
+        return found;
+    }
+
+    /** gRPC puts the Netty pipeline on the lines after the description: a person needs the first. */
+    private static String firstLine(String text) {
+        int end = text.indexOf('\n');
+        return end < 0 ? text : text.substring(0, end).strip();
     }
 
     private static EtcdAdminException.Kind kindOf(Throwable t, String reason) {

@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param caCert     the CA certificate(s) that signed the servers' certificates
  * @param clientCert the client certificate chain; null for server-only TLS
- * @param clientKey  the client's private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY}); null for server-only TLS
+ * @param clientKey  the client's unencrypted private key in PEM: PKCS#8 ({@code BEGIN PRIVATE KEY}), PKCS#1 RSA or
+ *                   SEC1 EC; null for server-only TLS
  */
 public record EtcdTls(byte[] caCert, byte[] clientCert, byte[] clientKey) {
 

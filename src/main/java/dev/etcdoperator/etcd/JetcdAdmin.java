@@ -74,7 +74,7 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public List<Member> members() {
-        return await("list members", endpoints, client.getClusterClient().listMember(),
+        return onCluster("list members", () -> client.getClusterClient().listMember(),
                 r -> r.getMembers().stream().map(JetcdAdmin::member).toList());
     }
 
@@ -139,7 +139,7 @@ public final class JetcdAdmin implements EtcdAdmin {
         boolean[] ambiguous = {false};
         return retrying(what, () -> {
             try {
-                return await(what, endpoints, client.getClusterClient().addMember(List.of(peer), asLearner),
+                return onCluster(what, () -> client.getClusterClient().addMember(List.of(peer), asLearner),
                         r -> member(r.getMember()));
             } catch (EtcdAdminException e) {
                 if (ambiguous[0] && EtcdErrors.says(e, "already exist")) {
@@ -182,7 +182,7 @@ public final class JetcdAdmin implements EtcdAdmin {
         String what = "remove member " + Long.toHexString(memberId);
         retrying(what, () -> {
             try {
-                return await(what, endpoints, client.getClusterClient().removeMember(memberId), r -> null);
+                return onCluster(what, () -> client.getClusterClient().removeMember(memberId), r -> null);
             } catch (EtcdAdminException e) {
                 if (EtcdErrors.says(e, "member not found")) {
                     LOG.debugf("%s: not a member (any more)", what);
@@ -196,6 +196,24 @@ public final class JetcdAdmin implements EtcdAdmin {
     @Override
     public void close() {
         client.close();
+    }
+
+    /**
+     * A cluster-wide call through the jetcd client. In etcd 3.4 a learner refuses everything but status and
+     * serializable reads ("rpc not supported for learner"); the client spreads calls over the endpoints round robin,
+     * so such a refusal is tried again, at most once per endpoint.
+     */
+    private <R, T> T onCluster(String what, Supplier<CompletableFuture<R>> call, Function<R, T> convert) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return await(what, endpoints, call.get(), convert);
+            } catch (EtcdAdminException e) {
+                if (!EtcdErrors.says(e, "not supported for learner") || attempt > endpoints.size()) {
+                    throw e;
+                }
+                LOG.debugf("%s: a learner endpoint refused, trying another", what);
+            }
+        }
     }
 
     /** Waits for a jetcd future for at most the call timeout; cancels it if it did not finish. */

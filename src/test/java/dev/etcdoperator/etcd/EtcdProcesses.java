@@ -41,12 +41,14 @@ final class EtcdProcesses implements AutoCloseable {
 
     private final String subnet;
     private final Path root;
-    private final List<Node> nodes = new ArrayList<>();
-    private final List<String> extraArgs;
+    private final List<Node> nodes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private List<String> tlsArgs = List.of();
+    /** Kills what is left if the JVM ends without {@link #close()} (a test run interrupted, a fork timed out). */
+    private final Thread reaper = new Thread(() -> nodes.forEach(n -> n.process().destroyForcibly()), "etcd-reaper");
 
-    EtcdProcesses(String... extraArgs) {
+    EtcdProcesses() {
         this.subnet = "127.77." + ThreadLocalRandom.current().nextInt(1, 250) + ".";
-        this.extraArgs = List.of(extraArgs);
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             this.root = Files.createTempDirectory("etcd-admin-test");
         } catch (IOException e) {
@@ -59,8 +61,19 @@ final class EtcdProcesses implements AutoCloseable {
         return subnet + host;
     }
 
+    /** Members started from now on serve clients over TLS and require a client certificate signed by {@code ca}. */
+    void requireClientTls(Path cert, Path key, Path ca) {
+        tlsArgs = List.of("--cert-file", cert.toString(), "--key-file", key.toString(),
+                "--trusted-ca-file", ca.toString(), "--client-cert-auth");
+    }
+
+    /** A directory removed with the rest by {@link #close()}. */
+    Path workDir() {
+        return root;
+    }
+
     String scheme() {
-        return extraArgs.isEmpty() ? "http" : "https";
+        return tlsArgs.isEmpty() ? "http" : "https";
     }
 
     /** Starts a new single-member cluster. */
@@ -93,7 +106,7 @@ final class EtcdProcesses implements AutoCloseable {
                     "--listen-peer-urls", peer(ip), "--initial-advertise-peer-urls", peer(ip),
                     "--initial-cluster", initialCluster, "--initial-cluster-state", state,
                     "--initial-cluster-token", "etcd-admin-test"));
-            command.addAll(extraArgs);
+            command.addAll(tlsArgs);
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             process.getOutputStream().close();
@@ -135,6 +148,11 @@ final class EtcdProcesses implements AutoCloseable {
         nodes.forEach(n -> n.process().destroy());
         nodes.forEach(this::stop);
         nodes.clear();
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the reaper runs anyway
+        }
         try (Stream<Path> files = Files.walk(root)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -122,6 +122,13 @@ class JetcdAdminTest {
         assertThat(learnerHealth.healthy()).as(learnerHealth.detail()).isTrue();
         assertThat(learnerHealth.learner()).isTrue();
 
+        // a learner among the endpoints refuses cluster calls in etcd 3.4: they go to another member
+        try (EtcdAdmin withLearner = new JetcdAdmin(List.of(second.clientUrl(), seed.clientUrl()), null, OPTIONS)) {
+            for (int i = 0; i < 4; i++) {
+                assertThat(withLearner.members()).hasSize(2);
+            }
+        }
+
         admin.promote(added.id());
 
         assertThat(admin.members()).hasSize(2).allSatisfy(m -> {
@@ -202,6 +209,13 @@ class JetcdAdminTest {
             MemberHealth health = dead.health(nobody);
             assertThat(health.healthy()).isFalse();
             assertThat(health.detail()).contains(nobody);
+        }
+        // a dead endpoint among live ones is skipped
+        try (EtcdAdmin partlyDead = new JetcdAdmin(List.of(nobody, seed.clientUrl()), null, OPTIONS)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(partlyDead.members()).hasSize(1);
+            }
+            partlyDead.promote(partlyDead.members().get(0).id()); // a voter already: nothing to do
         }
     }
 
