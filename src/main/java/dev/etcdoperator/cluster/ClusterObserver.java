@@ -107,8 +107,10 @@ final class ClusterObserver {
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         boolean claim = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
                 .anyMatch(v -> v.getPersistentVolumeClaim() != null);
+        boolean stopped = pod.getStatus() != null
+                && ("Failed".equals(pod.getStatus().getPhase()) || "Succeeded".equals(pod.getStatus().getPhase()));
         return new MemberPod(pod.getMetadata().getName(), running, ready,
-                pod.getMetadata().getDeletionTimestamp() != null, ClusterResources.podVersion(pod), claim);
+                pod.getMetadata().getDeletionTimestamp() != null, ClusterResources.podVersion(pod), claim, stopped);
     }
 
     private static boolean containerRunning(Pod pod) {

@@ -221,6 +221,74 @@ class EtcdClusterIT {
         assertThat(status("beta").getMemberDetails()).hasSize(3);
     }
 
+    @Test
+    @Order(10)
+    void membersOnClaimsComeBackInPlaceWithTheirData() {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: gamma, namespace: default}
+                spec:
+                  size: 3
+                  version: 3.5.17
+                  pod:
+                    persistentVolumeClaimSpec:
+                      accessModes: [ReadWriteOnce]
+                      resources: {requests: {storage: 1Gi}}
+                """, EtcdCluster.class)).create();
+        awaitConverged("gamma", 3);
+        Set<String> names = pods("gamma").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        assertThat(client().persistentVolumeClaims().inNamespace(NS).list().getItems())
+                .extracting(c -> c.getMetadata().getName()).containsAll(names);
+        new Etcdctl(endpoints("gamma")).put("kept", "on-claims");
+
+        Pod killed = pods("gamma").get(0);
+        ProcessHandle.of(pid(killed)).ifPresent(ProcessHandle::destroyForcibly);
+        await().atMost(CONVERGE).until(() -> pods("gamma").stream()
+                .anyMatch(p -> p.getMetadata().getName().equals(killed.getMetadata().getName())
+                        && !p.getMetadata().getUid().equals(killed.getMetadata().getUid())));
+        awaitConverged("gamma", 3);
+
+        Pod deleted = pods("gamma").get(1);
+        client().pods().inNamespace(NS).withName(deleted.getMetadata().getName()).delete();
+        await().atMost(CONVERGE).until(() -> pods("gamma").stream()
+                .anyMatch(p -> p.getMetadata().getName().equals(deleted.getMetadata().getName())
+                        && !p.getMetadata().getUid().equals(deleted.getMetadata().getUid())));
+        awaitConverged("gamma", 3);
+
+        assertThat(pods("gamma").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet()))
+                .isEqualTo(names);
+        assertThat(events("gamma")).extracting(Event::getReason).doesNotContain("MemberReplaced");
+        for (String url : endpointList("gamma")) {
+            assertThat(new Etcdctl(url).run("get", "kept", "--print-value-only", "--consistency=s").output())
+                    .contains("on-claims");
+        }
+    }
+
+    @Test
+    @Order(11)
+    void aRunningClusterWhoseSizeBecomesZeroIsMarkedInvalidAndLeftRunning() {
+        Set<String> before = pods("gamma").stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        sandbox.api().setAdmission(dev.etcdoperator.sandbox.apiserver.AdmissionControl.NONE);
+        try {
+            setSize("gamma", 0);
+        } finally {
+            sandbox.api().setAdmission(
+                    dev.etcdoperator.sandbox.admission.CrdAdmissionControl.fromDirectory(Path.of("crds")));
+        }
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            assertThat(status("gamma").getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo("Valid");
+                assertThat(c.getReason()).isEqualTo("InvalidSpec");
+                assertThat(c.getMessage()).contains("spec.size");
+            });
+            assertThat(events("gamma")).extracting(Event::getReason).contains("InvalidSpec");
+        });
+        await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).until(() -> pods("gamma").stream()
+                .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()).equals(before));
+        assertThat(new Etcdctl(endpoints("gamma")).get("kept")).isEqualTo("on-claims");
+    }
+
     // ---- helpers ----
 
     static void create(String name, int size, String version) {

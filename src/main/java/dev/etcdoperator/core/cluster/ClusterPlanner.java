@@ -30,7 +30,7 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * started (it has no name), by its peer URL. A member is <em>healthy</em> when it answered and said so. Voters
  * are the members that are not learners; quorum is a majority ({@code n/2+1}) of voters. A removal is
  * <em>safe</em> when it is a learner's, or when the healthy voters left are still a majority of the voters left.
- * A member is <em>dead</em> when it started and its pod is gone or not running (non-persistent), when its pod
+ * A member is <em>dead</em> when it started and its pod is gone or has ended (non-persistent), when its pod
  * and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours.
  *
  * <p>The first rule that applies wins:
@@ -51,7 +51,7 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   present: {@link CreateMemberPod} with state {@code existing} ({@link Wait} while a pod of that name is still
  *   terminating). This changes no membership, so it is done even without quorum: it is how quorum comes back.</li>
  * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
- * <li>Persistent, a started member's pod is not running and the member is unhealthy: {@link DeletePod} so that
+ * <li>Persistent, a started member's pod has ended and the member is unhealthy: {@link DeletePod} so that
  *   rule 3 recreates it on its data.</li>
  * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe, else {@link Wait} {@code QuorumAtRisk}. A
  *   later observation adds a fresh member (rule 12): that is a replacement.</li>
@@ -98,6 +98,10 @@ public final class ClusterPlanner {
 
         boolean started() {
             return member.started();
+        }
+
+        boolean podStopped() {
+            return pod.map(MemberPod::stopped).orElse(false);
         }
 
         boolean podRunning() {
@@ -197,7 +201,7 @@ public final class ClusterPlanner {
         // 5. persistent: a stopped pod is deleted so that rule 3 recreates it on its claim
         if (o.persistent()) {
             for (Seat s : seats) {
-                if (s.started() && s.pod().isPresent() && !s.podRunning() && !s.healthy()
+                if (s.started() && s.pod().isPresent() && s.podStopped() && !s.healthy()
                         && o.claims().contains(s.name())) {
                     return new DeletePod(s.name(), DeletePod.POD_STOPPED);
                 }
@@ -319,7 +323,7 @@ public final class ClusterPlanner {
         if (o.persistent()) {
             return s.pod().isEmpty() && !o.claims().contains(s.name()) && !o.terminatingPod(s.name());
         }
-        return s.pod().isEmpty() || !s.podRunning();
+        return s.pod().isEmpty() || s.podStopped();
     }
 
     private static Seat pickForScaleDown(List<Seat> voters) {

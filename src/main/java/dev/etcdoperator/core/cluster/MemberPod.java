@@ -11,11 +11,24 @@ import java.util.Objects;
  * @param terminating the pod has a deletion timestamp
  * @param etcdVersion the version from the pod's image tag, without a leading {@code v}; may be null
  * @param hasClaim    the pod mounts a PersistentVolumeClaim for its data
+ * @param stopped     the pod has ended (phase Failed or Succeeded) and will not run again; a pod that is
+ *                    pending, initializing or restarting its container is not running but not stopped either
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
-        boolean hasClaim) {
+        boolean hasClaim, boolean stopped) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** A pod that either runs or has ended for good. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, !running);
+    }
+
+    /** Not running yet (or again), but not ended either: it is starting. */
+    public static MemberPod starting(String name, String etcdVersion, boolean hasClaim) {
+        return new MemberPod(name, false, false, false, etcdVersion, hasClaim, false);
     }
 }

@@ -152,6 +152,13 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The pod exists but its container is not running yet (pending, initializing, restarting on a new image). */
+    ClusterFixture podStarting(String name) {
+        MemberPod p = pods.get(name);
+        pods.put(name, MemberPod.starting(name, p.etcdVersion(), p.hasClaim()));
+        return this;
+    }
+
     /** The member stops answering (its health entry goes). */
     ClusterFixture unhealthy(String name) {
         health.remove(id(name));

@@ -182,6 +182,20 @@ class ClusterPlannerTest {
     }
 
     @Test
+    void aMemberWhosePodIsOnlyStartingAgainIsWaitedForNotReplaced() {
+        ClusterFixture f = running(3, V).podStarting("demo-b").unhealthy("demo-b");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+    }
+
+    @Test
+    void aPersistentMemberWhoseRecreatedPodIsStartingIsNotDeletedAgain() {
+        ClusterFixture f = running(3, V).persistent().podStarting("demo-b").unhealthy("demo-b");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+    }
+
+    @Test
     void aDeadLeaderIsReplacedToo() {
         ClusterFixture f = running(3, V).dead("demo-a").leader("demo-b");
         assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-a"), "demo-a", RemoveMember.DEAD_MEMBER));

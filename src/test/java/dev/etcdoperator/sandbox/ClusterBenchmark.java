@@ -1,0 +1,111 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Measures, in the sandbox, how long the packaged operator takes to bring a 3-member cluster to Available and
+ * to heal a member killed with SIGKILL, beside {@code bench/baseline-cluster.sh} doing the same by hand with
+ * etcd and etcdctl, in the same run. Not a test: it reports figures (target/benchmarks/cluster.txt) and only
+ * fails when something does not converge at all. Run with {@code ./mvnw -B verify -Pbenchmarks}.
+ */
+class ClusterBenchmark {
+    static final int RUNS = Integer.getInteger("benchmark.runs", 3);
+    static final Duration LIMIT = Duration.ofMinutes(3);
+
+    @Test
+    void createAndHealBesideTheBaseline() throws Exception {
+        Map<String, List<Double>> figures = new TreeMap<>();
+        try (Sandbox sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-benchmark")))) {
+            for (int run = 0; run < RUNS; run++) {
+                String name = "bench" + run;
+                long t0 = System.nanoTime();
+                sandbox.client().resource(Serialization.unmarshal("""
+                        apiVersion: etcd.database.coreos.com/v1beta2
+                        kind: EtcdCluster
+                        metadata: {name: %s, namespace: default}
+                        spec: {size: 3, version: 3.5.17}
+                        """.formatted(name), EtcdCluster.class)).create();
+                awaitHealthy(sandbox, name);
+                add(figures, "operator create (s)", t0);
+
+                List<Pod> pods = sandbox.client().pods().inNamespace("default").withLabel("etcd_cluster", name)
+                        .list().getItems();
+                long pid = Long.parseLong(pods.get(0).getStatus().getContainerStatuses().get(0).getContainerID()
+                        .replace("sandbox://", ""));
+                long t1 = System.nanoTime();
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                await().atMost(LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> sandbox.client().pods()
+                        .inNamespace("default").withName(pods.get(0).getMetadata().getName()).get() == null);
+                awaitHealthy(sandbox, name);
+                add(figures, "operator heal after kill -9 (s)", t1);
+                sandbox.client().resources(EtcdCluster.class).inNamespace("default").withName(name).delete();
+
+                Map<String, Double> baseline = baseline(run);
+                figures.computeIfAbsent("baseline create (s)", k -> new ArrayList<>()).add(baseline.get("create"));
+                figures.computeIfAbsent("baseline heal after kill -9 (s)", k -> new ArrayList<>())
+                        .add(baseline.get("replace"));
+            }
+        }
+        StringBuilder report = new StringBuilder("cluster benchmark, " + RUNS + " runs, reconcile interval 8s\n");
+        figures.forEach((k, v) -> report.append(String.format(Locale.ROOT, "%-36s median %6.2f   runs %s%n", k,
+                median(v), v.stream().map(d -> String.format(Locale.ROOT, "%.2f", d)).toList())));
+        Files.createDirectories(Path.of("target", "benchmarks"));
+        Files.writeString(Path.of("target", "benchmarks", "cluster.txt"), report);
+        System.out.println(report);
+    }
+
+    private static void awaitHealthy(Sandbox sandbox, String name) {
+        await().atMost(LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            EtcdCluster c = sandbox.client().resources(EtcdCluster.class).inNamespace("default").withName(name).get();
+            EtcdClusterStatus s = c == null ? null : c.getStatus();
+            return s != null && s.getMemberDetails() != null && s.getMemberDetails().size() == 3
+                    && s.getMemberDetails().stream().allMatch(m -> m.getHealthy() && !m.getLearner())
+                    && Integer.valueOf(3).equals(s.getReadyMembers())
+                    && s.getConditions().stream().anyMatch(x -> x.getType().equals("Available")
+                            && x.getStatus().equals("True"));
+        });
+    }
+
+    private static Map<String, Double> baseline(int run) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("baseline");
+        Process p = new ProcessBuilder("bash", "bench/baseline-cluster.sh", dir.toString(), "127.20" + run + ".0")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
+        Map<String, Double> result = new TreeMap<>();
+        out.lines().filter(l -> l.startsWith("create_seconds") || l.startsWith("replace_seconds")).forEach(l -> {
+            String[] kv = l.split(" ");
+            result.put(kv[0].replace("_seconds", ""), Double.parseDouble(kv[1]));
+        });
+        assertThat(result).as(out).containsKeys("create", "replace");
+        return result;
+    }
+
+    private static void add(Map<String, List<Double>> figures, String key, long startNanos) {
+        figures.computeIfAbsent(key, k -> new ArrayList<>()).add((System.nanoTime() - startNanos) / 1e9);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+}
