@@ -289,6 +289,23 @@ class EtcdClusterIT {
         assertThat(new Etcdctl(endpoints("gamma")).get("kept")).isEqualTo("on-claims");
     }
 
+    @Test
+    @Order(12)
+    void deletingAClusterRemovesWhatItOwnsAndStopsItsMembers() {
+        List<Long> pids = pods("gamma").stream().map(EtcdClusterIT::pid).toList();
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("gamma").delete();
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            assertThat(pods("gamma")).isEmpty();
+            assertThat(client().services().inNamespace(NS).withLabel("etcd_cluster", "gamma").list().getItems())
+                    .isEmpty();
+            assertThat(client().persistentVolumeClaims().inNamespace(NS).withLabel("etcd_cluster", "gamma").list()
+                    .getItems()).isEmpty();
+            assertThat(client().policy().v1().podDisruptionBudget().inNamespace(NS).withName("gamma").get()).isNull();
+            assertThat(pids).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)
+                    .orElse(false)).isFalse());
+        });
+    }
+
     // ---- helpers ----
 
     static void create(String name, int size, String version) {
