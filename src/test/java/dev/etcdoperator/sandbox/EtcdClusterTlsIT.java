@@ -58,7 +58,8 @@ class EtcdClusterTlsIT {
         Path state = Path.of("target", "sandbox-cluster-tls-it");
         certs = state.toAbsolutePath().resolve("certs");
         makeCertificates(certs);
-        sandbox = Sandbox.start(Sandbox.options().stateDir(state)
+        // pods on addresses of their own (127.1.3.x), so that this may run beside the other sandbox tests
+        sandbox = Sandbox.start(Sandbox.options().stateDir(state).firstPodIp("127.1.3.2")
                 .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
     }
 

@@ -16,6 +16,7 @@ import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
 import dev.etcdoperator.sandbox.apiserver.SandboxApiServer;
 import dev.etcdoperator.sandbox.pods.ClusterDns;
 import dev.etcdoperator.sandbox.pods.PodRuntime;
+import dev.etcdoperator.sandbox.pods.RuntimeSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
@@ -40,6 +41,7 @@ public final class Sandbox implements AutoCloseable {
         int apiPort;
         boolean admission = true;
         boolean operator = true;
+        String firstPodIp;
         final Map<String, String> operatorProperties = new LinkedHashMap<>();
 
         public Options stateDir(Path dir) {
@@ -55,6 +57,15 @@ public final class Sandbox implements AutoCloseable {
         /** Off: the API server stores custom resources without schema checks, as when validation is bypassed. */
         public Options admission(boolean on) {
             admission = on;
+            return this;
+        }
+
+        /**
+         * The first loopback address handed to pods (default 127.1.0.2). Sandboxes that may run at the same time
+         * on one machine need ranges of their own: members of each listen on ports 2379/2380 of their address.
+         */
+        public Options firstPodIp(String ip) {
+            firstPodIp = ip;
             return this;
         }
 
@@ -77,7 +88,10 @@ public final class Sandbox implements AutoCloseable {
         api = SandboxApiServer.start(options.apiPort, options.crds,
                 options.admission ? CrdAdmissionControl.fromDirectory(options.crds) : AdmissionControl.NONE);
         dns = new ClusterDns(api.client(), options.stateDir.resolve("dns").toAbsolutePath());
-        pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns);
+        pods = options.firstPodIp == null
+                ? new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns)
+                : new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns,
+                        RuntimeSettings.defaults().withFirstIp(options.firstPodIp));
     }
 
     public static Sandbox start(Options options) {
