@@ -56,11 +56,12 @@ class EtcdClusterTlsIT {
     @BeforeAll
     static void start() throws IOException {
         Path state = Path.of("target", "sandbox-cluster-tls-it");
-        certs = state.toAbsolutePath().resolve("certs");
-        makeCertificates(certs);
         // pods on addresses of their own (127.1.3.x), so that this may run beside the other sandbox tests
         sandbox = Sandbox.start(Sandbox.options().stateDir(state).firstPodIp("127.1.3.2")
                 .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
+        // after the start, which empties the state directory
+        certs = state.toAbsolutePath().resolve("certs");
+        makeCertificates(certs);
     }
 
     @AfterAll
