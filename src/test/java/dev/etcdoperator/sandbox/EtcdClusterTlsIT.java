@@ -37,8 +37,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Static TLS as the CoreOS operator did it, on the sandbox with real etcd: a CA and certificates made with openssl
- * (DNS SANs only, {@code *.<cluster>.<ns>.svc[.cluster.local]}, as for a real cluster where pod IPs are not known
- * in advance), the peer, server and operator secrets, a cluster refused while a secret or key is missing, then
+ * (DNS SANs {@code *.<cluster>.<ns>.svc[.cluster.local]}, as for a real cluster where pod IPs are not known
+ * in advance; plus 127.0.0.1, the source address of every sandbox pod's connections), the peer, server and operator secrets, a cluster refused while a secret or key is missing, then
  * three healthy voters talking TLS, reached with etcdctl over https with a client certificate; a secret removed
  * later stops the operator without touching the members.
  */
@@ -260,8 +260,12 @@ class EtcdClusterTlsIT {
         openssl(dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ca.key");
         openssl(dir, "req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=etcd-operator test CA", "-days", "2",
                 "-out", "ca.crt");
+        // etcd checks a peer's client certificate against the connection's source address (an IP SAN, or a DNS
+        // SAN the address reverse-resolves to: on Kubernetes a pod IP resolves to <pod>.<cluster>.<ns>.svc...,
+        // which the wildcard covers). Sandbox pods share the host's loopback, so their outgoing connections come
+        // from 127.0.0.1, which only an IP SAN can cover; that SAN is a sandbox artifact, not a requirement.
         String names = "DNS:*.%1$s.%2$s.svc,DNS:*.%1$s.%2$s.svc.cluster.local,DNS:%1$s-client.%2$s.svc,"
-                + "DNS:%1$s-client.%2$s.svc.cluster.local";
+                + "DNS:%1$s-client.%2$s.svc.cluster.local,IP:127.0.0.1";
         Files.writeString(dir.resolve("member.ext"), "subjectAltName=" + names.formatted(NAME, NS)
                 + "\nextendedKeyUsage=serverAuth,clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n");
         Files.writeString(dir.resolve("client.ext"),
