@@ -17,6 +17,7 @@ import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
 import dev.etcdoperator.etcd.EtcdAdmin;
 import dev.etcdoperator.etcd.EtcdAdminException;
+import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.etcd.Member;
 import dev.etcdoperator.etcd.MemberStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -25,7 +26,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Gathers what the planner needs into one immutable observation: the member pods as Kubernetes shows them and
- * the member list and health as etcd reports them. The operator talks to members by pod IP.
+ * the member list and health as etcd reports them. The operator talks to members by pod IP, or by DNS name over
+ * https.
  */
 final class ClusterObserver {
     private static final Logger LOG = Logger.getLogger(ClusterObserver.class);
@@ -41,12 +43,22 @@ final class ClusterObserver {
     }
 
     Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims) {
+        return observe(cluster, pods, claims, null);
+    }
+
+    /**
+     * @param clientTls the operator's client TLS when members serve https, else null. Over https the operator
+     *                  connects by the member's DNS name, which the members' certificates cover (pod IPs are not
+     *                  known when certificates are made); over http by pod IP.
+     */
+    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls) {
         EtcdClusterSpec spec = cluster.getSpec();
         String name = cluster.getMetadata().getName();
         String namespace = cluster.getMetadata().getNamespace();
         String domain = spec.getPod() == null || spec.getPod().getClusterDomain() == null ? ""
                 : spec.getPod().getClusterDomain();
-        MemberNaming naming = new MemberNaming(name, namespace, domain, false);
+        boolean peerTls = ClusterResources.peerSecret(spec) != null;
+        MemberNaming naming = new MemberNaming(name, namespace, domain, peerTls);
 
         List<MemberPod> memberPods = new ArrayList<>();
         Map<String, String> clientUrlByPod = new HashMap<>();
@@ -55,7 +67,9 @@ final class ClusterObserver {
             memberPods.add(memberPod);
             String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
             if (ip != null && !ip.isBlank() && memberPod.running() && !memberPod.terminating()) {
-                clientUrlByPod.put(pod.getMetadata().getName(), "http://" + ip + ":" + ClusterResources.CLIENT_PORT);
+                clientUrlByPod.put(pod.getMetadata().getName(), clientTls != null
+                        ? "https://" + naming.dnsName(pod.getMetadata().getName()) + ":" + ClusterResources.CLIENT_PORT
+                        : "http://" + ip + ":" + ClusterResources.CLIENT_PORT);
             }
         }
 
@@ -63,7 +77,8 @@ final class ClusterObserver {
         Optional<List<EtcdMember>> members = Optional.empty();
         Map<Long, MemberHealth> health = new HashMap<>();
         if (!clientUrlByPod.isEmpty()) {
-            EtcdAdmin a = admins.forCluster(namespace + "/" + name, new ArrayList<>(clientUrlByPod.values()));
+            EtcdAdmin a = admins.forCluster(namespace + "/" + name, new ArrayList<>(clientUrlByPod.values()),
+                    clientTls);
             admin = Optional.of(a);
             try {
                 List<Member> list = a.members();
@@ -85,7 +100,7 @@ final class ClusterObserver {
         ClusterObservation observation = new ClusterObservation(name, namespace, spec.getSize(),
                 ClusterResources.version(spec), Boolean.TRUE.equals(spec.getPaused()),
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
-                health, current, domain, false, claims);
+                health, current, domain, peerTls, claims);
         return new Observed(observation, admin, clientUrlByPod);
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
+import dev.etcdoperator.api.v1beta2.StaticTls;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -23,10 +24,14 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 
@@ -47,6 +52,24 @@ public final class ClusterResources {
     public static final int CLIENT_PORT = 2379;
     public static final int PEER_PORT = 2380;
     public static final String DEFAULT_BUSYBOX = "busybox:1.36";
+
+    /** Where members find their TLS material, as the original mounted it. */
+    public static final String PEER_TLS_DIR = "/etc/etcdtls/member/peer-tls";
+    public static final String SERVER_TLS_DIR = "/etc/etcdtls/member/server-tls";
+    /** The operator's client certificate, mounted into members for their readiness probe (as the original did). */
+    public static final String OPERATOR_TLS_DIR = "/etc/etcdtls/operator/etcd-tls";
+    public static final String PEER_TLS_VOLUME = "member-peer-tls";
+    public static final String SERVER_TLS_VOLUME = "member-server-tls";
+    public static final String OPERATOR_TLS_VOLUME = "etcd-client-tls";
+    public static final String PEER_CERT = "peer.crt";
+    public static final String PEER_KEY = "peer.key";
+    public static final String PEER_CA = "peer-ca.crt";
+    public static final String SERVER_CERT = "server.crt";
+    public static final String SERVER_KEY = "server.key";
+    public static final String SERVER_CA = "server-ca.crt";
+    public static final String CLIENT_CERT = "etcd-client.crt";
+    public static final String CLIENT_KEY = "etcd-client.key";
+    public static final String CLIENT_CA = "etcd-client-ca.crt";
 
     private ClusterResources() {
     }
@@ -103,6 +126,35 @@ public final class ClusterResources {
                 .build();
     }
 
+    /** {@code spec.TLS.static}, or null. */
+    public static StaticTls staticTls(EtcdClusterSpec spec) {
+        return spec.getTls() == null ? null : spec.getTls().getStaticTls();
+    }
+
+    /** The peer secret's name when peers talk TLS, else null. */
+    public static String peerSecret(EtcdClusterSpec spec) {
+        StaticTls tls = staticTls(spec);
+        return tls == null || tls.getMember() == null || blank(tls.getMember().getPeerSecret()) ? null
+                : tls.getMember().getPeerSecret();
+    }
+
+    /** The server secret's name when clients must talk TLS to members, else null. */
+    public static String serverSecret(EtcdClusterSpec spec) {
+        StaticTls tls = staticTls(spec);
+        return tls == null || tls.getMember() == null || blank(tls.getMember().getServerSecret()) ? null
+                : tls.getMember().getServerSecret();
+    }
+
+    /** The operator's client certificate secret, else null. */
+    public static String operatorSecret(EtcdClusterSpec spec) {
+        StaticTls tls = staticTls(spec);
+        return tls == null || blank(tls.getOperatorSecret()) ? null : tls.getOperatorSecret();
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
     public static PersistentVolumeClaim memberClaim(EtcdCluster cluster, String member) {
         return new PersistentVolumeClaimBuilder()
                 .withMetadata(owned(cluster, member, memberLabels(cluster.getMetadata().getName(), member)))
@@ -135,18 +187,44 @@ public final class ClusterResources {
             meta.setAnnotations(new LinkedHashMap<>(policy.getAnnotations()));
         }
 
+        String peerSecret = peerSecret(spec);
+        String serverSecret = serverSecret(spec);
+        String operatorSecret = operatorSecret(spec);
         List<String> command = new ArrayList<>(List.of("/usr/local/bin/etcd",
                 "--data-dir=" + DATA_DIR,
                 "--name=" + member.member(),
                 "--initial-advertise-peer-urls=" + member.peerUrl(),
-                "--listen-peer-urls=http://0.0.0.0:" + PEER_PORT,
-                "--listen-client-urls=http://0.0.0.0:" + CLIENT_PORT,
+                "--listen-peer-urls=" + (peerSecret != null ? "https" : "http") + "://0.0.0.0:" + PEER_PORT,
+                "--listen-client-urls=" + (serverSecret != null ? "https" : "http") + "://0.0.0.0:" + CLIENT_PORT,
                 "--advertise-client-urls=" + member.clientUrl(),
                 "--initial-cluster=" + member.initialCluster(),
                 "--initial-cluster-state=" + member.initialClusterState(),
                 "--logger=zap"));
         if ("new".equals(member.initialClusterState())) {
             command.add("--initial-cluster-token=" + cluster.getMetadata().getUid());
+        }
+        List<VolumeMount> mounts = new ArrayList<>(List.of(
+                new VolumeMountBuilder().withName(DATA_VOLUME).withMountPath(DATA_MOUNT).build()));
+        List<Volume> tlsVolumes = new ArrayList<>();
+        if (peerSecret != null) {
+            command.addAll(List.of("--peer-client-cert-auth=true",
+                    "--peer-trusted-ca-file=" + PEER_TLS_DIR + "/" + PEER_CA,
+                    "--peer-cert-file=" + PEER_TLS_DIR + "/" + PEER_CERT,
+                    "--peer-key-file=" + PEER_TLS_DIR + "/" + PEER_KEY));
+            mounts.add(secretMount(PEER_TLS_VOLUME, PEER_TLS_DIR));
+            tlsVolumes.add(secretVolume(PEER_TLS_VOLUME, peerSecret));
+        }
+        if (serverSecret != null) {
+            command.addAll(List.of("--client-cert-auth=true",
+                    "--trusted-ca-file=" + SERVER_TLS_DIR + "/" + SERVER_CA,
+                    "--cert-file=" + SERVER_TLS_DIR + "/" + SERVER_CERT,
+                    "--key-file=" + SERVER_TLS_DIR + "/" + SERVER_KEY));
+            mounts.add(secretMount(SERVER_TLS_VOLUME, SERVER_TLS_DIR));
+            tlsVolumes.add(secretVolume(SERVER_TLS_VOLUME, serverSecret));
+            if (operatorSecret != null) {
+                mounts.add(secretMount(OPERATOR_TLS_VOLUME, OPERATOR_TLS_DIR));
+                tlsVolumes.add(secretVolume(OPERATOR_TLS_VOLUME, operatorSecret));
+            }
         }
         List<EnvVar> env = new ArrayList<>();
         if (policy.getEtcdEnv() != null) {
@@ -159,13 +237,9 @@ public final class ClusterResources {
                 .withEnv(env)
                 .addNewPort().withName("client").withContainerPort(CLIENT_PORT).withProtocol("TCP").endPort()
                 .addNewPort().withName("peer").withContainerPort(PEER_PORT).withProtocol("TCP").endPort()
-                .withNewReadinessProbe()
-                .withNewHttpGet().withPath("/health").withPort(new IntOrString(CLIENT_PORT)).withScheme("HTTP")
-                .endHttpGet()
-                .withInitialDelaySeconds(1).withPeriodSeconds(2).withTimeoutSeconds(5).withFailureThreshold(3)
-                .endReadinessProbe()
+                .withReadinessProbe(readinessProbe(member, serverSecret != null && operatorSecret != null))
                 .withResources(policy.getResources())
-                .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(DATA_MOUNT).endVolumeMount()
+                .withVolumeMounts(mounts)
                 .build();
 
         long dnsTimeout = policy.getDnsTimeoutInSecond() == null ? 0 : policy.getDnsTimeoutInSecond();
@@ -189,6 +263,7 @@ public final class ClusterResources {
                 .withInitContainers(waitForDns)
                 .withContainers(etcd)
                 .withVolumes(data)
+                .addAllToVolumes(tlsVolumes)
                 .withNodeSelector(policy.getNodeSelector())
                 .withTolerations(policy.getTolerations())
                 .withSecurityContext(policy.getSecurityContext())
@@ -204,6 +279,36 @@ public final class ClusterResources {
                     .endPodAntiAffinity().build()).endSpec();
         }
         return pod.build();
+    }
+
+    /**
+     * Plain members answer {@code GET /health} on their client port. A member that requires client certificates
+     * is probed with {@code etcdctl endpoint health} over https with the operator's client certificate (as the
+     * original did), by the member's own DNS name, which its certificate covers; no shell is needed, so this
+     * also works on etcd's distroless images.
+     */
+    static Probe readinessProbe(MemberPodSpec member, boolean clientTls) {
+        ProbeBuilder probe = new ProbeBuilder()
+                .withInitialDelaySeconds(1).withPeriodSeconds(2).withTimeoutSeconds(5).withFailureThreshold(3);
+        if (!clientTls) {
+            return probe.withNewHttpGet().withPath("/health").withPort(new IntOrString(CLIENT_PORT))
+                    .withScheme("HTTP").endHttpGet().build();
+        }
+        return probe.withNewExec().withCommand("/usr/local/bin/etcdctl",
+                "--endpoints=https://" + member.dnsName() + ":" + CLIENT_PORT,
+                "--cacert=" + OPERATOR_TLS_DIR + "/" + CLIENT_CA,
+                "--cert=" + OPERATOR_TLS_DIR + "/" + CLIENT_CERT,
+                "--key=" + OPERATOR_TLS_DIR + "/" + CLIENT_KEY,
+                "--dial-timeout=3s", "--command-timeout=4s",
+                "endpoint", "health").endExec().build();
+    }
+
+    private static VolumeMount secretMount(String volume, String path) {
+        return new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(true).build();
+    }
+
+    private static Volume secretVolume(String volume, String secret) {
+        return new VolumeBuilder().withName(volume).withNewSecret().withSecretName(secret).endSecret().build();
     }
 
     public static String image(EtcdClusterSpec spec) {

@@ -13,10 +13,12 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminException;
+import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -46,9 +48,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String NAME = "etcdcluster";
     public static final String PHASE_FAILED = "Failed";
     private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
-    static final String REASON_TLS = "TLSNotSupported";
-    static final String TLS_MESSAGE = "spec.TLS is not supported by this version of the operator; it creates no "
-            + "member rather than one without the TLS asked for. Remove spec.TLS to run the cluster without TLS.";
+    /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
+    static final String CONDITION_TLS = "TLSSecretsReady";
+    static final String REASON_TLS_READY = "TLSSecretsFound";
     private static final Duration BUSY_INTERVAL = Duration.ofSeconds(2);
 
     private final ClusterSpecValidator validator = new ClusterSpecValidator();
@@ -61,6 +63,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterActuator actuator;
     private final ClusterPlanner planner = new ClusterPlanner(RandomGenerator.of("L64X128MixRandom"));
     private final ClusterStatusBuilder statusBuilder;
+    private final Conditions conditions;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
             EtcdAdmins admins, Clock clock,
@@ -73,6 +76,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.observer = new ClusterObserver(admins);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
+        this.conditions = new Conditions(clock);
     }
 
     @Override
@@ -101,18 +105,27 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
             return change.control(cluster);
         }
-        if (SpecValidity.REASON_INVALID.equals(status.getReason()) || REASON_TLS.equals(status.getReason())) {
+        if (SpecValidity.REASON_INVALID.equals(status.getReason()) || isTlsReason(status.getReason())) {
             status.setReason(null);
             status.setPhase(null);
         }
-        if (cluster.getSpec().getTls() != null && cluster.getSpec().getTls().getStaticTls() != null) {
-            // creating members without the TLS the user asked for would expose their data: refuse instead
-            if (!REASON_TLS.equals(status.getReason())) {
-                events.warning(cluster, REASON_TLS, TLS_MESSAGE);
+        String namespace = cluster.getMetadata().getNamespace();
+        EtcdTls clientTls = null;
+        if (ClusterTls.enabled(cluster.getSpec())) {
+            ClusterTls.Loaded tls = ClusterTls.load(cluster.getSpec(), namespace,
+                    secret -> client.secrets().inNamespace(namespace).withName(secret).get());
+            if (!tls.ok()) {
+                // members without the TLS asked for would expose their data, and members with half of it
+                // would not start: create and change nothing until the secrets are there
+                return refuseTls(cluster, change, ClusterTls.REASON_MISSING, tls.problem());
             }
-            status.setPhase(PHASE_FAILED);
-            status.setReason(REASON_TLS);
-            return change.control(cluster);
+            clientTls = tls.clientTls();
+            status.setConditions(conditions.set(status.getConditions(), new Condition(CONDITION_TLS,
+                    Conditions.TRUE, REASON_TLS_READY, "The TLS secrets are present."),
+                    cluster.getMetadata().getGeneration()));
+        } else if (Conditions.find(status.getConditions(), CONDITION_TLS).isPresent()) {
+            status.setConditions(status.getConditions().stream()
+                    .filter(c -> !CONDITION_TLS.equals(c.getType())).toList());
         }
 
         String name = cluster.getMetadata().getName();
@@ -122,7 +135,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (!Boolean.TRUE.equals(cluster.getSpec().getPaused())) {
             ensureServices(cluster);
         }
-        ClusterObserver.Observed observed = observer.observe(cluster, pods, claims(cluster));
+        ClusterObserver.Observed observed;
+        try {
+            observed = observer.observe(cluster, pods, claims(cluster), clientTls);
+        } catch (IllegalArgumentException e) {
+            // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
+            return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"
+                    + ClusterResources.operatorSecret(cluster.getSpec()) + " (spec.TLS.static.operatorSecret) "
+                    + "cannot be used: " + e.getMessage() + " The operator creates and changes nothing for this "
+                    + "cluster until it is fixed.");
+        }
         Step step = planner.plan(observed.observation());
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
@@ -142,6 +164,26 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         boolean busy = !(step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse
                 || step instanceof Step.QuorumLost);
         return change.control(cluster).rescheduleAfter(busy ? BUSY_INTERVAL : interval);
+    }
+
+    private static boolean isTlsReason(String reason) {
+        return ClusterTls.REASON_MISSING.equals(reason) || ClusterTls.REASON_INVALID.equals(reason);
+    }
+
+    /** Reports a TLS problem (condition, phase, a Warning Event once per distinct message) and acts on nothing. */
+    private UpdateControl<EtcdCluster> refuseTls(EtcdCluster cluster, StatusChange<EtcdCluster> change,
+            String reason, String message) {
+        EtcdClusterStatus status = cluster.getStatus();
+        boolean news = Conditions.find(status.getConditions(), CONDITION_TLS)
+                .map(c -> !reason.equals(c.getReason()) || !message.equals(c.getMessage())).orElse(true);
+        status.setConditions(conditions.set(status.getConditions(),
+                new Condition(CONDITION_TLS, Conditions.FALSE, reason, message), cluster.getMetadata().getGeneration()));
+        status.setPhase(PHASE_FAILED);
+        status.setReason(reason);
+        if (news) {
+            events.warning(cluster, reason, message);
+        }
+        return change.control(cluster).rescheduleAfter(interval);
     }
 
     /** A refusal or a lost quorum is told once, when it first shows in the status, not on every reconcile. */

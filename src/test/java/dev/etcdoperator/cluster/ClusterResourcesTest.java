@@ -2,11 +2,21 @@ package dev.etcdoperator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
@@ -95,5 +105,124 @@ class ClusterResourcesTest {
                 .containsKey("storage");
         assertThat(ClusterResources.disruptionBudget(c, 3).getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
         assertThat(ClusterResources.disruptionBudget(c, 5).getSpec().getMinAvailable().getIntVal()).isEqualTo(3);
+    }
+
+    private static final String TLS_SPEC = """
+            size: 3
+            TLS:
+              static:
+                member: {peerSecret: etcd-peer-tls, serverSecret: etcd-server-tls}
+                operatorSecret: etcd-client-tls
+            """;
+
+    private static ClusterResources.MemberPodSpec tlsMember() {
+        return new ClusterResources.MemberPodSpec("example-abc", "https://example-abc.example.prod.svc:2380",
+                "https://example-abc.example.prod.svc:2379", "example-abc=https://example-abc.example.prod.svc:2380",
+                "new", "example-abc.example.prod.svc");
+    }
+
+    @Test
+    void aTlsMemberMountsThePeerAndServerSecretsAndListensOnHttps() {
+        Pod pod = ClusterResources.memberPod(cluster(TLS_SPEC), tlsMember());
+        Container etcd = pod.getSpec().getContainers().get(0);
+        assertThat(etcd.getCommand()).contains(
+                "--listen-peer-urls=https://0.0.0.0:2380",
+                "--listen-client-urls=https://0.0.0.0:2379",
+                "--initial-advertise-peer-urls=https://example-abc.example.prod.svc:2380",
+                "--advertise-client-urls=https://example-abc.example.prod.svc:2379",
+                "--peer-client-cert-auth=true",
+                "--peer-cert-file=/etc/etcdtls/member/peer-tls/peer.crt",
+                "--peer-key-file=/etc/etcdtls/member/peer-tls/peer.key",
+                "--peer-trusted-ca-file=/etc/etcdtls/member/peer-tls/peer-ca.crt",
+                "--client-cert-auth=true",
+                "--cert-file=/etc/etcdtls/member/server-tls/server.crt",
+                "--key-file=/etc/etcdtls/member/server-tls/server.key",
+                "--trusted-ca-file=/etc/etcdtls/member/server-tls/server-ca.crt");
+        Map<String, String> mounts = etcd.getVolumeMounts().stream()
+                .collect(Collectors.toMap(VolumeMount::getMountPath, VolumeMount::getName));
+        assertThat(mounts).containsKeys("/var/etcd", "/etc/etcdtls/member/peer-tls",
+                "/etc/etcdtls/member/server-tls", "/etc/etcdtls/operator/etcd-tls");
+        Map<String, String> secretByVolume = pod.getSpec().getVolumes().stream().filter(v -> v.getSecret() != null)
+                .collect(Collectors.toMap(Volume::getName, v -> v.getSecret().getSecretName()));
+        assertThat(secretByVolume.get(mounts.get("/etc/etcdtls/member/peer-tls"))).isEqualTo("etcd-peer-tls");
+        assertThat(secretByVolume.get(mounts.get("/etc/etcdtls/member/server-tls"))).isEqualTo("etcd-server-tls");
+        assertThat(secretByVolume.get(mounts.get("/etc/etcdtls/operator/etcd-tls"))).isEqualTo("etcd-client-tls");
+        assertThat(etcd.getVolumeMounts()).filteredOn(m -> m.getMountPath().startsWith("/etc/etcdtls"))
+                .allSatisfy(m -> assertThat(m.getReadOnly()).isTrue());
+    }
+
+    @Test
+    void aTlsMemberIsProbedWithEtcdctlOverHttpsByItsDnsName() {
+        Probe probe = ClusterResources.memberPod(cluster(TLS_SPEC), tlsMember()).getSpec().getContainers().get(0)
+                .getReadinessProbe();
+        assertThat(probe.getHttpGet()).isNull();
+        assertThat(probe.getExec().getCommand()).startsWith("/usr/local/bin/etcdctl")
+                .contains("--endpoints=https://example-abc.example.prod.svc:2379",
+                        "--cacert=/etc/etcdtls/operator/etcd-tls/etcd-client-ca.crt",
+                        "--cert=/etc/etcdtls/operator/etcd-tls/etcd-client.crt",
+                        "--key=/etc/etcdtls/operator/etcd-tls/etcd-client.key")
+                .endsWith("endpoint", "health");
+    }
+
+    @Test
+    void peerTlsAloneLeavesTheClientSideOnPlainHttp() {
+        Pod pod = ClusterResources.memberPod(cluster("""
+                size: 3
+                TLS: {static: {member: {peerSecret: etcd-peer-tls}}}
+                """), member("new"));
+        Container etcd = pod.getSpec().getContainers().get(0);
+        assertThat(etcd.getCommand()).contains("--listen-peer-urls=https://0.0.0.0:2380",
+                "--listen-client-urls=http://0.0.0.0:2379", "--peer-client-cert-auth=true")
+                .noneMatch(a -> a.startsWith("--client-cert-auth") || a.startsWith("--cert-file"));
+        assertThat(etcd.getVolumeMounts()).extracting(VolumeMount::getMountPath)
+                .containsExactly("/var/etcd", "/etc/etcdtls/member/peer-tls");
+        assertThat(etcd.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health");
+    }
+
+    @Test
+    void aPlainMemberHasNoTlsFlagsNorSecretVolumes() {
+        Pod pod = ClusterResources.memberPod(cluster("size: 3"), member("new"));
+        assertThat(pod.getSpec().getContainers().get(0).getCommand()).contains("--listen-peer-urls=http://0.0.0.0:2380",
+                "--listen-client-urls=http://0.0.0.0:2379").noneMatch(a -> a.contains("etcdtls"));
+        assertThat(pod.getSpec().getVolumes()).noneMatch(v -> v.getSecret() != null);
+    }
+
+    @Test
+    void tlsSecretsAreCheckedForEveryKeyAndNamedInTheProblem() {
+        EtcdClusterSpec spec = cluster(TLS_SPEC).getSpec();
+        Map<String, Secret> secrets = new HashMap<>();
+        secrets.put("etcd-peer-tls", secret("peer.crt", "peer.key", "peer-ca.crt"));
+        secrets.put("etcd-server-tls", secret("server.crt", "server-ca.crt"));
+        ClusterTls.Loaded loaded = ClusterTls.load(spec, "prod", secrets::get);
+        assertThat(loaded.ok()).isFalse();
+        assertThat(loaded.problem()).contains("Secret prod/etcd-server-tls", "has no key server.key")
+                .contains("Secret prod/etcd-client-tls", "does not exist").doesNotContain("etcd-peer-tls");
+
+        secrets.put("etcd-server-tls", secret("server.crt", "server.key", "server-ca.crt"));
+        secrets.put("etcd-client-tls", secret("etcd-client.crt", "etcd-client.key", "etcd-client-ca.crt"));
+        loaded = ClusterTls.load(spec, "prod", secrets::get);
+        assertThat(loaded.ok()).isTrue();
+        assertThat(new String(loaded.clientTls().caCert())).isEqualTo("etcd-client-ca.crt-value");
+        assertThat(new String(loaded.clientTls().clientKey())).isEqualTo("etcd-client.key-value");
+    }
+
+    @Test
+    void aServerSecretWithoutAnOperatorSecretIsAProblem() {
+        EtcdClusterSpec spec = cluster("""
+                size: 1
+                TLS: {static: {member: {serverSecret: s}}}
+                """).getSpec();
+        ClusterTls.Loaded loaded = ClusterTls.load(spec, "prod",
+                n -> secret("server.crt", "server.key", "server-ca.crt"));
+        assertThat(loaded.ok()).isFalse();
+        assertThat(loaded.problem()).contains("spec.TLS.static.operatorSecret");
+    }
+
+    private static Secret secret(String... keys) {
+        Map<String, String> data = new HashMap<>();
+        for (String k : keys) {
+            data.put(k, Base64.getEncoder().encodeToString((k + "-value").getBytes()));
+        }
+        return new SecretBuilder().withData(data).build();
     }
 }

@@ -41,6 +41,7 @@ public final class Sandbox implements AutoCloseable {
         int apiPort;
         boolean admission = true;
         boolean operator = true;
+        String firstPodIp;
         final Map<String, String> operatorProperties = new LinkedHashMap<>();
 
         public Options stateDir(Path dir) {
@@ -56,6 +57,15 @@ public final class Sandbox implements AutoCloseable {
         /** Off: the API server stores custom resources without schema checks, as when validation is bypassed. */
         public Options admission(boolean on) {
             admission = on;
+            return this;
+        }
+
+        /**
+         * The first loopback address handed to pods (default 127.1.0.2). Sandboxes that may run at the same time
+         * on one machine need ranges of their own: members of each listen on ports 2379/2380 of their address.
+         */
+        public Options firstPodIp(String ip) {
+            firstPodIp = ip;
             return this;
         }
 
@@ -78,8 +88,10 @@ public final class Sandbox implements AutoCloseable {
         api = SandboxApiServer.start(options.apiPort, options.crds,
                 options.admission ? CrdAdmissionControl.fromDirectory(options.crds) : AdmissionControl.NONE);
         dns = new ClusterDns(api.client(), options.stateDir.resolve("dns").toAbsolutePath());
-        // each sandbox takes its own 127.N.0.0/16 so that two of them on one machine never share an address
-        String firstIp = "127." + java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 250) + ".0.2";
+        // each sandbox takes its own 127.N.0.0/16 unless told otherwise, so that two of them on one machine never
+        // share an address
+        String firstIp = options.firstPodIp != null ? options.firstPodIp
+                : "127." + java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 250) + ".0.2";
         pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns,
                 RuntimeSettings.defaults().withFirstIp(firstIp));
     }

@@ -1,0 +1,301 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.sandbox.support.Kubectl;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Static TLS as the CoreOS operator did it, on the sandbox with real etcd: a CA and certificates made with openssl
+ * (DNS SANs {@code *.<cluster>.<ns>.svc[.cluster.local]}, as for a real cluster where pod IPs are not known
+ * in advance; plus 127.0.0.1, the source address of every sandbox pod's connections), the peer, server and operator secrets, a cluster refused while a secret or key is missing, then
+ * three healthy voters talking TLS, reached with etcdctl over https with a client certificate; a secret removed
+ * later stops the operator without touching the members.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EtcdClusterTlsIT {
+    static final String NS = "default";
+    static final String NAME = "secure";
+    static final String PEER = "etcd-peer-tls";
+    static final String SERVER = "etcd-server-tls";
+    static final String OPERATOR = "etcd-client-tls";
+    static final Duration CONVERGE = Duration.ofSeconds(150);
+    static Sandbox sandbox;
+    static Path certs;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Path state = Path.of("target", "sandbox-cluster-tls-it");
+        sandbox = Sandbox.start(Sandbox.options().stateDir(state)
+                .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
+        // after the start, which empties the state directory
+        certs = state.toAbsolutePath().resolve("certs");
+        makeCertificates(certs);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    static KubernetesClient client() {
+        return sandbox.client();
+    }
+
+    @Test
+    @Order(1)
+    void withoutItsSecretsTheClusterIsRefusedAndNothingIsCreated() {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: 3
+                  version: 3.5.17
+                  TLS:
+                    static:
+                      member: {peerSecret: %s, serverSecret: %s}
+                      operatorSecret: %s
+                """.formatted(NAME, NS, PEER, SERVER, OPERATOR), EtcdCluster.class)).create();
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            EtcdClusterStatus s = status();
+            assertThat(s.getPhase()).isEqualTo("Failed");
+            assertThat(s.getReason()).isEqualTo("TLSSecretMissing");
+            assertThat(tlsCondition(s).getStatus()).isEqualTo("False");
+            assertThat(tlsCondition(s).getMessage()).contains("default/" + PEER, "default/" + SERVER,
+                    "default/" + OPERATOR, "does not exist");
+            assertThat(events()).filteredOn(e -> e.getReason().equals("TLSSecretMissing"))
+                    .allSatisfy(e -> assertThat(e.getType()).isEqualTo("Warning")).isNotEmpty();
+        });
+
+        // every secret but one key of the operator's
+        createSecret(PEER, Map.of("peer.crt", "peer.crt", "peer.key", "peer.key", "peer-ca.crt", "ca.crt"));
+        createSecret(SERVER, Map.of("server.crt", "server.crt", "server.key", "server.key", "server-ca.crt", "ca.crt"));
+        createSecret(OPERATOR, Map.of("etcd-client.crt", "client.crt", "etcd-client-ca.crt", "ca.crt"));
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            Condition c = tlsCondition(status());
+            assertThat(c.getReason()).isEqualTo("TLSSecretMissing");
+            assertThat(c.getMessage()).contains("default/" + OPERATOR, "has no key etcd-client.key")
+                    .doesNotContain("default/" + PEER, "default/" + SERVER);
+        });
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).until(() -> pods().isEmpty()
+                && client().services().inNamespace(NS).withName(NAME + "-client").get() == null);
+    }
+
+    @Test
+    @Order(2)
+    void withTheSecretsThreeMembersTalkTlsAndClientsNeedACertificate() {
+        client().secrets().inNamespace(NS).withName(OPERATOR).delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> client().secrets().inNamespace(NS).withName(OPERATOR)
+                .get() == null);
+        createSecret(OPERATOR, Map.of("etcd-client.crt", "client.crt", "etcd-client.key", "client.key",
+                "etcd-client-ca.crt", "ca.crt"));
+        EtcdClusterStatus s = awaitConverged(3);
+        assertThat(s.getPhase()).isEqualTo("Running");
+        assertThat(tlsCondition(s).getStatus()).isEqualTo("True");
+        assertThat(s.getMemberDetails()).allSatisfy(m -> {
+            assertThat(m.getPeerURL()).startsWith("https://").endsWith("." + NAME + "." + NS + ".svc:2380");
+        });
+        assertThat(pods()).allSatisfy(p -> assertThat(p.getSpec().getVolumes())
+                .anySatisfy(v -> assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName())
+                        .isEqualTo(PEER)));
+
+        String endpoints = pods().stream().map(p -> "https://" + p.getMetadata().getName() + "." + NAME + "." + NS
+                + ".svc:2379").collect(Collectors.joining(","));
+        List<String> tls = List.of("--cacert=" + certs.resolve("ca.crt"), "--cert=" + certs.resolve("client.crt"),
+                "--key=" + certs.resolve("client.key"));
+        assertThat(etcdctl(endpoints, tls, "put", "greeting", "over-tls").ok()).isTrue();
+        Kubectl.Result got = etcdctl(endpoints, tls, "get", "greeting", "--print-value-only");
+        assertThat(got.ok()).as(got.output()).isTrue();
+        assertThat(got.output().strip()).isEqualTo("over-tls");
+        Kubectl.Result members = etcdctl(endpoints, tls, "member", "list");
+        assertThat(members.output().lines().filter(l -> l.contains("https://")).count()).isEqualTo(3);
+
+        // the members require a client certificate: the CA alone is not enough
+        Kubectl.Result anonymous = etcdctl(endpoints, List.of("--cacert=" + certs.resolve("ca.crt")), "get",
+                "greeting");
+        assertThat(anonymous.ok()).as(anonymous.output()).isFalse();
+    }
+
+    @Test
+    @Order(3)
+    void aSecretRemovedLaterStopsTheOperatorAndLeavesTheMembersRunning() {
+        Set<String> uids = pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        client().secrets().inNamespace(NS).withName(PEER).delete();
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            assertThat(status().getReason()).isEqualTo("TLSSecretMissing");
+            assertThat(tlsCondition(status()).getMessage()).contains("default/" + PEER);
+        });
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(10)).until(() -> pods().stream()
+                .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()).equals(uids));
+        createSecret(PEER, Map.of("peer.crt", "peer.crt", "peer.key", "peer.key", "peer-ca.crt", "ca.crt"));
+        awaitConverged(3);
+        assertThat(pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet())).isEqualTo(uids);
+    }
+
+    // ---- helpers ----
+
+    static Condition tlsCondition(EtcdClusterStatus s) {
+        return s.getConditions().stream().filter(c -> c.getType().equals("TLSSecretsReady")).findFirst()
+                .orElseThrow(() -> new AssertionError("no TLSSecretsReady condition in " + s.getConditions()));
+    }
+
+    static EtcdClusterStatus status() {
+        EtcdCluster c = client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).get();
+        return c.getStatus() == null ? new EtcdClusterStatus() : c.getStatus();
+    }
+
+    static EtcdClusterStatus awaitConverged(int size) {
+        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            EtcdClusterStatus s = status();
+            assertThat(s.getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo("Available");
+                assertThat(c.getStatus()).isEqualTo("True");
+            });
+            assertThat(s.getMemberDetails()).hasSize(size)
+                    .allSatisfy(m -> assertThat(m.getHealthy() && !m.getLearner()).isTrue());
+            assertThat(s.getReadyMembers()).isEqualTo(size);
+            assertThat(pods()).hasSize(size);
+        });
+        return status();
+    }
+
+    static List<Pod> pods() {
+        return client().pods().inNamespace(NS).withLabel("etcd_cluster", NAME).list().getItems();
+    }
+
+    static List<Event> events() {
+        return client().v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> NAME.equals(e.getInvolvedObject().getName())).toList();
+    }
+
+    static void createSecret(String name, Map<String, String> keyToFile) {
+        Map<String, String> data = new LinkedHashMap<>();
+        keyToFile.forEach((key, file) -> {
+            try {
+                data.put(key, Base64.getEncoder().encodeToString(Files.readAllBytes(certs.resolve(file))));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        Secret secret = new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+                .withData(data).build();
+        client().secrets().inNamespace(NS).resource(secret).create();
+    }
+
+    /**
+     * The machine's etcdctl with the sandbox's cluster DNS: in a private mount namespace with the namespace's
+     * hosts file over /etc/hosts, as the sandbox runs pods, so that it reaches members by the DNS names their
+     * certificates are made for.
+     */
+    static Kubectl.Result etcdctl(String endpoints, List<String> tls, String... args) {
+        List<String> command = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "sh", "-c",
+                "mount --bind \"$0\" /etc/hosts && exec \"$@\"", sandbox.dns().hostsFile(NS).toString(),
+                "etcdctl", "--endpoints", endpoints, "--dial-timeout=3s", "--command-timeout=5s"));
+        command.addAll(tls);
+        command.addAll(List.of(args));
+        return run(command, Map.of("ETCDCTL_API", "3"));
+    }
+
+    static Kubectl.Result run(List<String> command, Map<String, String> env) {
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(env);
+            Process process = builder.start();
+            process.getOutputStream().close();
+            byte[] out = process.getInputStream().readAllBytes();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("did not finish: " + command);
+            }
+            return new Kubectl.Result(process.exitValue(), new String(out, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A CA; peer and server certificates for every member name ({@code *.<cluster>.<ns>.svc} and
+     * {@code *.<cluster>.<ns>.svc.cluster.local}) and the client Service; a client certificate. EC P-256 keys in
+     * PKCS#8, which both etcd and the operator's TLS stack read.
+     */
+    static void makeCertificates(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        openssl(dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ca.key");
+        openssl(dir, "req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=etcd-operator test CA", "-days", "2",
+                "-out", "ca.crt");
+        // etcd checks a peer's client certificate against the connection's source address (an IP SAN, or a DNS
+        // SAN the address reverse-resolves to: on Kubernetes a pod IP resolves to <pod>.<cluster>.<ns>.svc...,
+        // which the wildcard covers). Sandbox pods share the host's loopback, so their outgoing connections come
+        // from 127.0.0.1, which only an IP SAN can cover; that SAN is a sandbox artifact, not a requirement.
+        String names = "DNS:*.%1$s.%2$s.svc,DNS:*.%1$s.%2$s.svc.cluster.local,DNS:%1$s-client.%2$s.svc,"
+                + "DNS:%1$s-client.%2$s.svc.cluster.local,IP:127.0.0.1";
+        Files.writeString(dir.resolve("member.ext"), "subjectAltName=" + names.formatted(NAME, NS)
+                + "\nextendedKeyUsage=serverAuth,clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n");
+        Files.writeString(dir.resolve("client.ext"),
+                "extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n");
+        for (String[] cert : new String[][] { { "peer", "member.ext" }, { "server", "member.ext" },
+                { "client", "client.ext" } }) {
+            openssl(dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out",
+                    cert[0] + ".key");
+            openssl(dir, "req", "-new", "-key", cert[0] + ".key", "-subj", "/CN=" + cert[0], "-out",
+                    cert[0] + ".csr");
+            openssl(dir, "x509", "-req", "-in", cert[0] + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+                    "-CAcreateserial", "-days", "2", "-extfile", cert[1], "-out", cert[0] + ".crt");
+        }
+    }
+
+    static void openssl(Path dir, String... args) {
+        List<String> command = new ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new IllegalStateException("openssl failed: " + command + "\n" + out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
