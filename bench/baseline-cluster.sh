@@ -13,6 +13,8 @@ cleanup() { for p in "${pids[@]:-}"; do kill -9 "$p" 2>/dev/null || true; done; 
 trap cleanup EXIT
 
 now() { date +%s.%N; }
+deadline=$(( $(date +%s) + ${BASELINE_TIMEOUT:-180} ))
+patience() { if [ "$(date +%s)" -gt "$deadline" ]; then echo "baseline: gave up waiting: $1" >&2; exit 1; fi; }
 ctl() { etcdctl --endpoints "http://$prefix.1:2379" --dial-timeout=2s --command-timeout=5s "$@"; }
 
 start_member() { # name ip initial_cluster state
@@ -26,16 +28,18 @@ start_member() { # name ip initial_cluster state
 }
 
 wait_healthy() { # endpoints
-  until etcdctl --endpoints "$1" --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1; do sleep 0.05; done
+  until etcdctl --endpoints "$1" --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1; do
+    patience "health of $1"; sleep 0.05
+  done
 }
 
 join() { # name ip -> adds as learner, starts, promotes
   local out id members
-  until out=$(ctl member add "$1" --learner --peer-urls "http://$2:2380" 2>&1); do sleep 0.2; done
+  until out=$(ctl member add "$1" --learner --peer-urls "http://$2:2380" 2>&1); do patience "member add $1"; sleep 0.2; done
   members=$(echo "$out" | sed -n 's/^ETCD_INITIAL_CLUSTER="\(.*\)"$/\1/p')
-  id=$(echo "$out" | sed -n 's/^Member \([0-9a-f]*\) added.*/\1/p')
+  id=$(echo "$out" | sed -n 's/^Member *\([0-9a-f]*\) added.*/\1/p')
   start_member "$1" "$2" "$members" existing
-  until ctl member promote "$id" >/dev/null 2>&1; do sleep 0.2; done
+  until ctl member promote "$id" >/dev/null 2>&1; do patience "member promote $1 ($id)"; sleep 0.2; done
 }
 
 t0=$(now)
@@ -52,7 +56,7 @@ victim_pid=$last_pid
 t2=$(now)
 kill -9 "$victim_pid"
 id=$(ctl member list | awk -F', ' '$3=="m3"{print $1}')
-until ctl member remove "$id" >/dev/null 2>&1; do sleep 0.2; done
+until ctl member remove "$id" >/dev/null 2>&1; do patience "member remove m3 ($id)"; sleep 0.2; done
 join m4 "$prefix.4"
 wait_healthy "http://$prefix.1:2379,http://$prefix.2:2379,http://$prefix.4:2379"
 t3=$(now)

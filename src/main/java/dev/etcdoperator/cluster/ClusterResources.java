@@ -341,11 +341,12 @@ public final class ClusterResources {
     private static String dnsWait(String dnsName, long timeoutSeconds) {
         String lookup = "getent hosts " + dnsName + " >/dev/null 2>&1 || nslookup " + dnsName + " >/dev/null 2>&1";
         if (timeoutSeconds <= 0) {
-            return "until " + lookup + "; do sleep 1; done";
+            return "until " + lookup + "; do sleep 0.5; done";
         }
-        return "n=0; until " + lookup + "; do n=$((n+1)); if [ $n -ge " + timeoutSeconds
+        // n counts half seconds
+        return "n=0; until " + lookup + "; do n=$((n+1)); if [ $n -ge " + timeoutSeconds * 2
                 + " ]; then echo 'DNS name " + dnsName + " did not resolve in " + timeoutSeconds
-                + " s'; exit 1; fi; sleep 1; done";
+                + " s'; exit 1; fi; sleep 0.5; done";
     }
 
     static Map<String, String> memberLabels(String cluster, String member) {

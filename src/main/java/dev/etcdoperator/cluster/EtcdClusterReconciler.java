@@ -51,7 +51,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
     static final String CONDITION_TLS = "TLSSecretsReady";
     static final String REASON_TLS_READY = "TLSSecretsFound";
-    private static final Duration BUSY_INTERVAL = Duration.ofSeconds(2);
+    /** After a change, look again soon: the next step usually follows from it. */
+    private static final Duration AFTER_CHANGE = Duration.ofMillis(500);
+    /** While waiting on a member (starting, catching up), look again every second. */
+    private static final Duration WHILE_WAITING = Duration.ofSeconds(1);
 
     private final ClusterSpecValidator validator = new ClusterSpecValidator();
     private final SpecValidity validity;
@@ -148,6 +151,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         Step step = planner.plan(observed.observation());
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
+        if (step instanceof Step.Wait) {
+            LOG.debugf("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
+        } else if (!(step instanceof Step.Nothing || step instanceof Step.Paused)) {
+            LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
+        }
         try {
             actuator.act(cluster, observed.observation(), observed.admin(), step);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
@@ -161,9 +169,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
-        boolean busy = !(step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse
-                || step instanceof Step.QuorumLost);
-        return change.control(cluster).rescheduleAfter(busy ? BUSY_INTERVAL : interval);
+        // a lost quorum is often a leader election after a member died: look again soon, it may be back
+        boolean settled = step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse;
+        Duration next = settled ? interval
+                : step instanceof Step.Wait || step instanceof Step.QuorumLost || !acted ? WHILE_WAITING : AFTER_CHANGE;
+        return change.control(cluster).rescheduleAfter(next);
     }
 
     private static boolean isTlsReason(String reason) {

@@ -24,9 +24,9 @@ public record EtcdAdminOptions(Duration callTimeout, Duration reconfigurationDea
         }
     }
 
-    /** 5 s per call, 60 s for a reconfiguration, backoff 200 ms doubling up to 3 s. */
+    /** 5 s per call, 60 s for a reconfiguration, backoff 200 ms doubling up to 1 s. */
     public static EtcdAdminOptions defaults() {
-        return new EtcdAdminOptions(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(3));
+        return new EtcdAdminOptions(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(1));
     }
 
     public EtcdAdminOptions withCallTimeout(Duration timeout) {

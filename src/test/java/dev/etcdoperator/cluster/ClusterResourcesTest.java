@@ -100,7 +100,7 @@ class ClusterResourcesTest {
         assertThat(pod.getSpec().getAffinity().getPodAntiAffinity()
                 .getRequiredDuringSchedulingIgnoredDuringExecution().get(0).getTopologyKey())
                 .isEqualTo("kubernetes.io/hostname");
-        assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2)).contains("-ge 30");
+        assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2)).contains("-ge 60");
         assertThat(ClusterResources.memberClaim(c, "example-abc").getSpec().getResources().getRequests())
                 .containsKey("storage");
         assertThat(ClusterResources.disruptionBudget(c, 3).getSpec().getMinAvailable().getIntVal()).isEqualTo(2);

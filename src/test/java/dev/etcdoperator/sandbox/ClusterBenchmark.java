@@ -87,10 +87,16 @@ class ClusterBenchmark {
 
     private static Map<String, Double> baseline(int run) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("baseline");
+        Path log = dir.resolve("baseline.out");
         Process p = new ProcessBuilder("bash", "bench/baseline-cluster.sh", dir.toString(), "127.20" + run + ".0")
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean finished = p.waitFor(4, TimeUnit.MINUTES);
+        if (!finished) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertThat(finished).as("the baseline finished: " + out).isTrue();
         Map<String, Double> result = new TreeMap<>();
         out.lines().filter(l -> l.startsWith("create_seconds") || l.startsWith("replace_seconds")).forEach(l -> {
             String[] kv = l.split(" ");
