@@ -155,9 +155,14 @@ public final class ClusterResources {
         return s == null || s.isBlank();
     }
 
+    /** A member's claim; owned by the cluster (deleted with it) unless the spec retains claims. */
     public static PersistentVolumeClaim memberClaim(EtcdCluster cluster, String member) {
+        ObjectMeta meta = owned(cluster, member, memberLabels(cluster.getMetadata().getName(), member));
+        if (cluster.getSpec().getPod().retainsClaims()) {
+            meta.setOwnerReferences(null);
+        }
         return new PersistentVolumeClaimBuilder()
-                .withMetadata(owned(cluster, member, memberLabels(cluster.getMetadata().getName(), member)))
+                .withMetadata(meta)
                 .withSpec(cluster.getSpec().getPod().getPersistentVolumeClaimSpec())
                 .build();
     }

@@ -103,6 +103,9 @@ class ClusterResourcesTest {
         assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2)).contains("-ge 60");
         assertThat(ClusterResources.memberClaim(c, "example-abc").getSpec().getResources().getRequests())
                 .containsKey("storage");
+        assertThat(ClusterResources.memberClaim(c, "example-abc").getMetadata().getOwnerReferences()).hasSize(1);
+        c.getSpec().getPod().setPersistentVolumeClaimRetention("Retain");
+        assertThat(ClusterResources.memberClaim(c, "example-abc").getMetadata().getOwnerReferences()).isNullOrEmpty();
         assertThat(ClusterResources.disruptionBudget(c, 3).getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
         assertThat(ClusterResources.disruptionBudget(c, 5).getSpec().getMinAvailable().getIntVal()).isEqualTo(3);
     }

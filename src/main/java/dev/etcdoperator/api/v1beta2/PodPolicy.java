@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -39,6 +40,10 @@ public class PodPolicy {
 
     @JsonPropertyDescription("A PVC per member for its data; without it, an emptyDir.")
     private PersistentVolumeClaimSpec persistentVolumeClaimSpec;
+
+    @Pattern("^(Delete|Retain)$")
+    @JsonPropertyDescription("Additive: Delete (default) removes the members' PVCs with the EtcdCluster; Retain keeps them.")
+    private String persistentVolumeClaimRetention;
 
     private Map<String, String> annotations;
 
@@ -118,6 +123,19 @@ public class PodPolicy {
 
     public void setPersistentVolumeClaimSpec(PersistentVolumeClaimSpec persistentVolumeClaimSpec) {
         this.persistentVolumeClaimSpec = persistentVolumeClaimSpec;
+    }
+
+    public String getPersistentVolumeClaimRetention() {
+        return persistentVolumeClaimRetention;
+    }
+
+    public void setPersistentVolumeClaimRetention(String persistentVolumeClaimRetention) {
+        this.persistentVolumeClaimRetention = persistentVolumeClaimRetention;
+    }
+
+    /** True when the members' claims must outlive the EtcdCluster. */
+    public boolean retainsClaims() {
+        return "Retain".equals(persistentVolumeClaimRetention);
     }
 
     public Map<String, String> getAnnotations() {

@@ -51,6 +51,11 @@ public final class ClusterSpecValidator {
                             "label '" + key + "' is reserved for the operator ('app' and 'etcd_*')"));
         }
         checks.requireNonNegative("spec.pod.DNSTimeoutInSecond", pod.getDnsTimeoutInSecond());
+        String retention = pod.getPersistentVolumeClaimRetention();
+        if (retention != null && !retention.equals("Delete") && !retention.equals("Retain")) {
+            checks.fail("spec.pod.persistentVolumeClaimRetention",
+                    "Unsupported value: \"" + retention + "\": supported values: \"Delete\", \"Retain\"");
+        }
     }
 
     private void tls(Checks checks, StaticTls tls) {
