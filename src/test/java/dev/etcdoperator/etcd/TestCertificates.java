@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A throw-away CA, a server certificate for one IP and a client certificate, made with the machine's openssl. */
-record TestCertificates(Path dir) {
+public record TestCertificates(Path dir) {
 
     static boolean opensslAvailable() {
         try {
@@ -86,10 +86,19 @@ record TestCertificates(Path dir) {
     }
 
     private void openssl(String... args) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        openssl(dir, args);
+    }
+
+    /** Runs the machine's openssl in {@code dir}; fails with its output when it fails. */
+    public static void openssl(Path dir, String... args) {
         List<String> command = new ArrayList<>(List.of("openssl"));
         command.addAll(List.of(args));
         try {
-            Files.createDirectories(dir);
             Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
             p.getOutputStream().close();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.etcd.TestCertificates;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -281,21 +282,6 @@ class EtcdClusterTlsIT {
     }
 
     static void openssl(Path dir, String... args) {
-        List<String> command = new ArrayList<>(List.of("openssl"));
-        command.addAll(List.of(args));
-        try {
-            Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException("openssl failed: " + command + "\n" + out);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        TestCertificates.openssl(dir, args);
     }
 }
