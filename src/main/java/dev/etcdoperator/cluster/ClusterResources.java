@@ -294,7 +294,7 @@ public final class ClusterResources {
      */
     static Probe readinessProbe(MemberPodSpec member, boolean clientTls) {
         ProbeBuilder probe = new ProbeBuilder()
-                .withInitialDelaySeconds(1).withPeriodSeconds(2).withTimeoutSeconds(5).withFailureThreshold(3);
+                .withPeriodSeconds(1).withTimeoutSeconds(3).withFailureThreshold(3);
         if (!clientTls) {
             return probe.withNewHttpGet().withPath("/health").withPort(new IntOrString(CLIENT_PORT))
                     .withScheme("HTTP").endHttpGet().build();
