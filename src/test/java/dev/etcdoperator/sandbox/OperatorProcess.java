@@ -59,6 +59,9 @@ public final class OperatorProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().put("KUBECONFIG", kubeconfig.toString());
             process = builder.start();
+            Process started = process;
+            // a test JVM stopped by a signal must not leave the operator running
+            Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "stop-operator"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the operator", e);
         }
