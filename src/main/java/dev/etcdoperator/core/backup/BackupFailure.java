@@ -1,0 +1,44 @@
+package dev.etcdoperator.core.backup;
+
+/**
+ * Why a backup (or a restore's read of one) failed: a stable reason for the status, the Event and the docs, a
+ * message for people, and whether trying again later can help without anyone changing the spec.
+ */
+public class BackupFailure extends RuntimeException {
+    public static final String INVALID_PATH = "InvalidS3Path";
+    public static final String AWS_SECRET_NOT_FOUND = "AWSSecretNotFound";
+    public static final String AWS_SECRET_INVALID = "AWSSecretInvalid";
+    public static final String CLIENT_TLS_SECRET_NOT_FOUND = "ClientTLSSecretNotFound";
+    public static final String CLIENT_TLS_SECRET_INVALID = "ClientTLSSecretInvalid";
+    public static final String CLUSTER_NOT_FOUND = "EtcdClusterNotFound";
+    public static final String ETCD_UNREACHABLE = "EtcdUnreachable";
+    public static final String SNAPSHOT_FAILED = "SnapshotFailed";
+    public static final String S3_ACCESS_DENIED = "S3AccessDenied";
+    public static final String S3_BUCKET_NOT_FOUND = "S3BucketNotFound";
+    public static final String S3_OBJECT_NOT_FOUND = "S3ObjectNotFound";
+    public static final String S3_UNREACHABLE = "S3Unreachable";
+    public static final String UPLOAD_FAILED = "UploadFailed";
+    public static final String VERIFICATION_FAILED = "VerificationFailed";
+    public static final String TIMEOUT = "BackupTimeout";
+
+    private final String reason;
+    private final boolean retryable;
+
+    public BackupFailure(String reason, String message, boolean retryable) {
+        this(reason, message, retryable, null);
+    }
+
+    public BackupFailure(String reason, String message, boolean retryable, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+        this.retryable = retryable;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.etcdoperator.core.backup;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * When the next backup is due. Everything it needs is in the EtcdBackup's status, so an operator restart picks
+ * up the same schedule: no burst of catch-up backups (one backup, however many intervals were missed) and no
+ * missed interval going unnoticed (the decision says how many were missed). Failures are retried with
+ * exponential backoff, from {@link #FIRST_RETRY} up to {@link #MAX_RETRY}, and never later than the next
+ * regular backup.
+ */
+public final class BackupSchedule {
+    public static final Duration FIRST_RETRY = Duration.ofSeconds(5);
+    public static final Duration MAX_RETRY = Duration.ofMinutes(5);
+
+    private BackupSchedule() {
+    }
+
+    /**
+     * What the status says about earlier attempts.
+     *
+     * @param lastSuccess         the end of the last successful backup, or null
+     * @param lastAttempt         the end of the last attempt, successful or not, or null
+     * @param consecutiveFailures failed attempts since the last success
+     */
+    public record History(Instant lastSuccess, Instant lastAttempt, int consecutiveFailures) {
+        public static History none() {
+            return new History(null, null, 0);
+        }
+    }
+
+    public sealed interface Decision permits Finished, Due, Wait {
+    }
+
+    /** A one-shot backup that succeeded: nothing more to do. */
+    public record Finished() implements Decision {
+    }
+
+    /**
+     * Take a backup now.
+     *
+     * @param dueAt  when it became due
+     * @param missed whole intervals that passed after {@code dueAt} without a backup (the operator was down, or
+     *               backups kept failing)
+     */
+    public record Due(Instant dueAt, long missed) implements Decision {
+    }
+
+    /** Nothing to do before {@code until}. */
+    public record Wait(Instant until) implements Decision {
+    }
+
+    /**
+     * @param interval zero for a one-shot backup
+     */
+    public static Decision decide(Duration interval, History history, Instant now) {
+        boolean periodic = !interval.isZero() && !interval.isNegative();
+        if (!periodic && history.lastSuccess() != null) {
+            return new Finished();
+        }
+        Instant due;
+        if (history.consecutiveFailures() > 0 && history.lastAttempt() != null) {
+            Duration backoff = backoff(history.consecutiveFailures());
+            if (periodic && backoff.compareTo(interval) > 0) {
+                backoff = interval;
+            }
+            due = history.lastAttempt().plus(backoff);
+        } else if (periodic && history.lastSuccess() != null) {
+            due = history.lastSuccess().plus(interval);
+        } else {
+            due = now;
+        }
+        if (now.isBefore(due)) {
+            return new Wait(due);
+        }
+        long missed = periodic ? Duration.between(due, now).toMillis() / interval.toMillis() : 0;
+        return new Due(due, missed);
+    }
+
+    /** The wait after the n-th failure in a row: 5 s, 10 s, 20 s, ... up to 5 min. */
+    public static Duration backoff(int failures) {
+        if (failures <= 0) {
+            return Duration.ZERO;
+        }
+        int doublings = Math.min(failures - 1, 20);
+        Duration d = FIRST_RETRY.multipliedBy(1L << doublings);
+        return d.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : d;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.etcdoperator.core.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class RetentionTest {
+    static BackupNames.Periodic at(int minute, long revision) {
+        Instant t = Instant.parse("2026-11-30T10:00:00Z").plusSeconds(60L * minute);
+        return new BackupNames.Periodic(BackupNames.periodicKey("p", revision, t), revision, t);
+    }
+
+    @Test
+    void keeps_the_newest_n() {
+        List<BackupNames.Periodic> all = List.of(at(3, 30), at(1, 10), at(5, 50), at(2, 20), at(4, 40));
+        assertThat(Retention.toDelete(all, 3)).containsExactly(at(2, 20), at(1, 10));
+    }
+
+    @Test
+    void zero_keeps_everything() {
+        assertThat(Retention.toDelete(List.of(at(1, 1), at(2, 2)), 0)).isEmpty();
+    }
+
+    @Test
+    void fewer_than_n_deletes_nothing() {
+        assertThat(Retention.toDelete(List.of(at(1, 1), at(2, 2)), 3)).isEmpty();
+    }
+
+    @Test
+    void same_second_breaks_ties_by_revision() {
+        assertThat(Retention.toDelete(List.of(at(1, 5), at(1, 6)), 1)).containsExactly(at(1, 5));
+    }
+
+    @Test
+    void best_source_has_the_newest_revision_and_prefers_a_voter() {
+        var a = new SourceChoice.Candidate("http://a:2379", 1, 10, "3.4.23", false);
+        var b = new SourceChoice.Candidate("http://b:2379", 2, 12, "3.4.23", true);
+        var c = new SourceChoice.Candidate("http://c:2379", 3, 12, "3.4.23", false);
+        assertThat(SourceChoice.best(List.of(a, b, c))).contains(c);
+        assertThat(SourceChoice.best(List.of(a, b))).contains(b);
+        assertThat(SourceChoice.best(List.of())).isEmpty();
+    }
+}
