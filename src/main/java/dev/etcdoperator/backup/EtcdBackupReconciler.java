@@ -1,29 +1,70 @@
 package dev.etcdoperator.backup;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import dev.etcdoperator.api.v1beta2.BackupPolicy;
+import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.BackupSchedule;
+import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.BackupSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
+import dev.etcdoperator.etcd.EtcdAdminFactory;
+import dev.etcdoperator.etcd.EtcdAdminOptions;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
-/** The {@code etcdbackup} controller: checks the spec, then takes backups to S3-compatible storage. */
+/**
+ * The {@code etcdbackup} controller: checks the spec, then takes a backup when one is due (once, or every
+ * {@code backupIntervalInSecond}), records the outcome in the status, an Event and the metrics, and comes back when
+ * the next one (or the next retry) is due. The schedule lives in the status, so a restarted operator keeps it.
+ */
 @ControllerConfiguration(name = EtcdBackupReconciler.NAME)
-public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
+public class EtcdBackupReconciler implements Reconciler<EtcdBackup>, Cleaner<EtcdBackup> {
     public static final String NAME = "etcdbackup";
+    public static final String CONDITION = "BackupSucceeded";
+    public static final String REASON_TAKEN = "BackupTaken";
+    public static final String REASON_MISSED = "BackupsMissed";
+    public static final String REASON_RETENTION = "RetentionFailed";
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Logger LOG = Logger.getLogger(EtcdBackupReconciler.class);
 
     private final BackupSpecValidator validator = new BackupSpecValidator();
     private final SpecValidity validity;
     private final EventRecorder events;
+    private final Conditions conditions;
+    private final Clock clock;
+    private final BackupRequests requests;
+    private final BackupRunner runner;
+    private final BackupMetrics metrics;
 
-    public EtcdBackupReconciler(SpecValidity validity, EventRecorder events) {
+    public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            KubernetesClient client, BackupMetrics metrics,
+            @ConfigProperty(name = "etcd-operator.backup.part-size", defaultValue = "8388608") int partSize,
+            @ConfigProperty(name = "etcd-operator.backup.parallel-parts", defaultValue = "2") int parallelParts) {
         this.validity = validity;
         this.events = events;
+        this.conditions = conditions;
+        this.clock = clock;
+        this.requests = new BackupRequests(client);
+        this.metrics = metrics;
+        this.runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults())),
+                clock, partSize, parallelParts);
     }
 
     @Override
@@ -38,13 +79,152 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         if (!validation.valid()) {
             status.setSucceeded(false);
             status.setReason(SpecValidity.REASON_INVALID + ": " + validation.message());
+            status.setNextBackupDate(null);
             if (news) {
                 events.warning(backup, SpecValidity.REASON_INVALID, validation.message());
             }
-        } else if (status.getReason() != null && status.getReason().startsWith(SpecValidity.REASON_INVALID)) {
+            return change.control(backup);
+        }
+        if (status.getReason() != null && status.getReason().startsWith(SpecValidity.REASON_INVALID)) {
             status.setReason(null);
             status.setSucceeded(null);
         }
-        return change.control(backup);
+        Duration interval = interval(backup.getSpec().getBackupPolicy());
+        Instant now = clock.instant();
+        BackupSchedule.Decision decision = BackupSchedule.decide(interval, history(status), now);
+        if (decision instanceof BackupSchedule.Finished) {
+            status.setNextBackupDate(null);
+            return change.control(backup);
+        }
+        if (decision instanceof BackupSchedule.Wait wait) {
+            status.setNextBackupDate(format(wait.until()));
+            return change.control(backup).rescheduleAfter(untilThen(wait.until()));
+        }
+        BackupSchedule.Due due = (BackupSchedule.Due) decision;
+        if (due.missed() > 0) {
+            events.warning(backup, REASON_MISSED, due.missed() + " scheduled backup(s) did not happen: one was due at "
+                    + format(due.dueAt()) + "; taking one now");
+        }
+        Instant next = take(backup, interval);
+        status.setNextBackupDate(next == null ? null : format(next));
+        UpdateControl<EtcdBackup> control = change.control(backup);
+        return next == null ? control : control.rescheduleAfter(untilThen(next));
+    }
+
+    /** Takes one backup and records the outcome; returns when the schedule wants the next attempt, or null. */
+    private Instant take(EtcdBackup backup, Duration interval) {
+        EtcdBackupStatus status = backup.getStatus();
+        String namespace = backup.getMetadata().getNamespace();
+        String name = backup.getMetadata().getName();
+        BackupPolicy policy = backup.getSpec().getBackupPolicy();
+        boolean periodic = !interval.isZero();
+        Instant started = clock.instant();
+        String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
+        try {
+            BackupRequest request = requests.resolve(backup);
+            int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
+            BackupResult result = runner.run(request, periodic, maxBackups, timeout(policy));
+            Instant done = clock.instant();
+            status.setSucceeded(true);
+            status.setReason(null);
+            status.setEtcdRevision(result.revision());
+            status.setEtcdVersion(result.etcdVersion());
+            status.setLastSuccessDate(format(done));
+            status.setLastAttemptDate(format(done));
+            status.setConsecutiveFailures(0);
+            status.setBackupPath(result.path());
+            status.setBackupSize(result.size());
+            status.setBackupSha256(result.sha256());
+            String message = "backup of revision " + result.revision() + " from " + result.member() + " stored at "
+                    + result.path() + " (" + result.size() + " bytes, sha256 " + result.sha256() + ") in "
+                    + result.took().toMillis() + " ms"
+                    + (result.deleted().isEmpty() ? "" : "; retention deleted " + String.join(", ", result.deleted()));
+            setCondition(backup, Conditions.TRUE, REASON_TAKEN, message);
+            events.normal(backup, REASON_TAKEN, message);
+            if (result.retentionProblem() != null) {
+                events.warning(backup, REASON_RETENTION, result.retentionProblem());
+            }
+            metrics.taken(namespace, name, cluster, result.took(), result.size(), done);
+            LOG.infof("EtcdBackup %s/%s: %s", namespace, name, message);
+            return periodic ? done.plus(interval) : null;
+        } catch (BackupFailure e) {
+            return failed(backup, e, started, cluster);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "EtcdBackup %s/%s failed unexpectedly", namespace, name);
+            return failed(backup, new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "unexpected error: " + e, true, e),
+                    started, cluster);
+        }
+    }
+
+    private Instant failed(EtcdBackup backup, BackupFailure failure, Instant started, String cluster) {
+        EtcdBackupStatus status = backup.getStatus();
+        Instant done = clock.instant();
+        int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
+        status.setSucceeded(false);
+        status.setReason(failure.reason() + ": " + failure.getMessage());
+        status.setLastAttemptDate(format(done));
+        status.setConsecutiveFailures(failures);
+        Instant retry = done.plus(BackupSchedule.backoff(failures));
+        String message = failure.getMessage() + "; next attempt at " + format(retry);
+        setCondition(backup, Conditions.FALSE, failure.reason(), message);
+        events.warning(backup, failure.reason(), message);
+        metrics.failed(backup.getMetadata().getNamespace(), backup.getMetadata().getName(), cluster, failure.reason(),
+                Duration.between(started, done));
+        LOG.warnf("EtcdBackup %s/%s failed (%s): %s", backup.getMetadata().getNamespace(),
+                backup.getMetadata().getName(), failure.reason(), failure.getMessage());
+        Duration interval = interval(backup.getSpec().getBackupPolicy());
+        Instant next = BackupSchedule.decide(interval, history(status), done) instanceof BackupSchedule.Wait w ? w.until() : retry;
+        return next;
+    }
+
+    @Override
+    public DeleteControl cleanup(EtcdBackup backup, Context<EtcdBackup> context) {
+        metrics.forget(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
+        return DeleteControl.defaultDelete();
+    }
+
+    private void setCondition(EtcdBackup backup, String value, String reason, String message) {
+        Condition c = new Condition();
+        c.setType(CONDITION);
+        c.setStatus(value);
+        c.setReason(reason);
+        c.setMessage(message);
+        backup.getStatus().setConditions(conditions.set(backup.getStatus().getConditions(), c,
+                backup.getMetadata().getGeneration()));
+    }
+
+    private static BackupSchedule.History history(EtcdBackupStatus status) {
+        return new BackupSchedule.History(parse(status.getLastSuccessDate()), parse(status.getLastAttemptDate()),
+                status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures());
+    }
+
+    static Duration interval(BackupPolicy policy) {
+        return policy == null || policy.getBackupIntervalInSecond() == null || policy.getBackupIntervalInSecond() <= 0
+                ? Duration.ZERO : Duration.ofSeconds(policy.getBackupIntervalInSecond());
+    }
+
+    static Duration timeout(BackupPolicy policy) {
+        return policy == null || policy.getTimeoutInSecond() == null || policy.getTimeoutInSecond() <= 0
+                ? DEFAULT_TIMEOUT : Duration.ofSeconds(policy.getTimeoutInSecond());
+    }
+
+    private Duration untilThen(Instant when) {
+        Duration d = Duration.between(clock.instant(), when);
+        return d.isNegative() ? Duration.ZERO : d.plusMillis(50);
+    }
+
+    private static String format(Instant t) {
+        return t.truncatedTo(ChronoUnit.MILLIS).toString();
+    }
+
+    private static Instant parse(String t) {
+        if (t == null || t.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(t);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 }

@@ -1,12 +1,12 @@
 package dev.etcdoperator.cluster;
 
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.etcd.EtcdTls;
+import dev.etcdoperator.support.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
 
 /**
@@ -88,7 +88,7 @@ final class ClusterTls {
         Map<String, byte[]> values = new java.util.HashMap<>();
         List<String> missing = new ArrayList<>();
         for (String key : keys) {
-            byte[] value = value(secret, key);
+            byte[] value = SecretData.value(secret, key);
             if (value == null || value.length == 0) {
                 missing.add(key);
             } else {
@@ -101,19 +101,5 @@ final class ClusterTls {
             return null;
         }
         return values;
-    }
-
-    private static byte[] value(Secret secret, String key) {
-        if (secret.getData() != null && secret.getData().get(key) != null) {
-            try {
-                return Base64.getDecoder().decode(secret.getData().get(key).strip());
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
-        }
-        if (secret.getStringData() != null && secret.getStringData().get(key) != null) {
-            return secret.getStringData().get(key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        }
-        return null;
     }
 }

@@ -29,6 +29,15 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @JsonPropertyDescription("Hex SHA-256 of the last successful backup.")
     private String backupSha256;
 
+    @JsonPropertyDescription("RFC 3339 time the last attempt ended, successful or not.")
+    private String lastAttemptDate;
+
+    @JsonPropertyDescription("Failed attempts since the last success; retries back off from 5 s to 5 min.")
+    private Integer consecutiveFailures;
+
+    @JsonPropertyDescription("RFC 3339 time of the next backup or retry; absent once a one-shot backup succeeded.")
+    private String nextBackupDate;
+
     private List<Condition> conditions = new ArrayList<>();
 
     private Long observedGeneration;
@@ -97,6 +106,30 @@ public class EtcdBackupStatus implements ConditionedStatus {
 
     public void setBackupSha256(String backupSha256) {
         this.backupSha256 = backupSha256;
+    }
+
+    public String getLastAttemptDate() {
+        return lastAttemptDate;
+    }
+
+    public void setLastAttemptDate(String lastAttemptDate) {
+        this.lastAttemptDate = lastAttemptDate;
+    }
+
+    public Integer getConsecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    public void setConsecutiveFailures(Integer consecutiveFailures) {
+        this.consecutiveFailures = consecutiveFailures;
+    }
+
+    public String getNextBackupDate() {
+        return nextBackupDate;
+    }
+
+    public void setNextBackupDate(String nextBackupDate) {
+        this.nextBackupDate = nextBackupDate;
     }
 
     @Override

@@ -1,0 +1,83 @@
+package dev.etcdoperator.backup;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Backup metrics, labelled with the EtcdBackup's namespace and name and the EtcdCluster it backs up (empty when
+ * it names endpoints): {@code etcd_operator_backups_total{result}}, {@code etcd_operator_backup_failures_total{reason}},
+ * {@code etcd_operator_backup_duration_seconds}, {@code etcd_operator_backup_size_bytes} and
+ * {@code etcd_operator_backup_last_success_timestamp_seconds}.
+ */
+@ApplicationScoped
+public class BackupMetrics {
+    static final String BACKUPS = "etcd_operator_backups";
+    static final String FAILURES = "etcd_operator_backup_failures";
+    static final String DURATION = "etcd_operator_backup_duration";
+    static final String SIZE = "etcd_operator_backup_size_bytes";
+    static final String LAST_SUCCESS = "etcd_operator_backup_last_success_timestamp_seconds";
+
+    private record Key(String namespace, String backup) {
+    }
+
+    private record Gauges(AtomicLong size, AtomicLong lastSuccess, Meter sizeGauge, Meter lastSuccessGauge) {
+    }
+
+    private final MeterRegistry registry;
+    private final Map<Key, Gauges> gauges = new ConcurrentHashMap<>();
+
+    public BackupMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at) {
+        Tags tags = tags(namespace, backup, cluster);
+        registry.counter(BACKUPS, tags.and("result", "success")).increment();
+        Timer.builder(DURATION).tags(tags.and("result", "success")).register(registry).record(took);
+        Gauges g = gauges(namespace, backup, cluster);
+        g.size().set(size);
+        g.lastSuccess().set(at.getEpochSecond());
+    }
+
+    void failed(String namespace, String backup, String cluster, String reason, Duration took) {
+        Tags tags = tags(namespace, backup, cluster);
+        registry.counter(BACKUPS, tags.and("result", "failure")).increment();
+        registry.counter(FAILURES, tags.and("reason", reason)).increment();
+        Timer.builder(DURATION).tags(tags.and("result", "failure")).register(registry).record(took);
+    }
+
+    /** Drops the gauges of a deleted EtcdBackup, so that no alert fires on a backup that is gone. */
+    void forget(String namespace, String backup) {
+        Gauges g = gauges.remove(new Key(namespace, backup));
+        if (g != null) {
+            registry.remove(g.sizeGauge());
+            registry.remove(g.lastSuccessGauge());
+        }
+    }
+
+    private Gauges gauges(String namespace, String backup, String cluster) {
+        return gauges.computeIfAbsent(new Key(namespace, backup), k -> {
+            Tags tags = tags(namespace, backup, cluster);
+            AtomicLong size = new AtomicLong();
+            AtomicLong last = new AtomicLong();
+            Meter sizeGauge = Gauge.builder(SIZE, size, AtomicLong::get).tags(tags).baseUnit("bytes").register(registry);
+            Meter lastGauge = Gauge.builder(LAST_SUCCESS, last, AtomicLong::get).tags(tags).register(registry);
+            return new Gauges(size, last, sizeGauge, lastGauge);
+        });
+    }
+
+    private static Tags tags(String namespace, String backup, String cluster) {
+        return Tags.of("namespace", namespace, "backup", backup, "cluster", cluster == null ? "" : cluster);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.etcdoperator.backup;
+
+import java.util.List;
+
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.etcd.EtcdTls;
+import dev.etcdoperator.storage.S3Settings;
+
+/**
+ * Everything a backup needs, resolved from the EtcdBackup and the Secrets and EtcdCluster it names.
+ *
+ * @param endpoints the etcd client URLs to start from
+ * @param tls       client TLS for etcd, or null
+ * @param location  the object (one-shot) or the key prefix (periodic)
+ * @param owner     namespace/name of the EtcdBackup, stored with each object so retention deletes only its own
+ * @param cluster   the EtcdCluster's name when the backup names one, else empty (a metrics label)
+ */
+record BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner, String cluster) {
+}

@@ -1,0 +1,99 @@
+package dev.etcdoperator.backup;
+
+import java.util.List;
+
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.S3Source;
+import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.etcd.EtcdTls;
+import dev.etcdoperator.storage.AwsProfiles;
+import dev.etcdoperator.storage.S3Settings;
+import dev.etcdoperator.support.SecretData;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * Resolves an EtcdBackup into a {@link BackupRequest}: reads the AWS Secret (files {@code credentials} and
+ * {@code config}), the etcd client TLS Secret ({@code etcd-client.crt}, {@code etcd-client.key},
+ * {@code etcd-client-ca.crt}) and, when the backup names an EtcdCluster, that cluster's client Service and TLS.
+ */
+final class BackupRequests {
+    static final String CREDENTIALS = "credentials";
+    static final String CONFIG = "config";
+
+    private final KubernetesClient client;
+
+    BackupRequests(KubernetesClient client) {
+        this.client = client;
+    }
+
+    BackupRequest resolve(EtcdBackup backup) {
+        EtcdBackupSpec spec = backup.getSpec();
+        String namespace = backup.getMetadata().getNamespace();
+        S3Location location = S3Location.parse(spec.getS3().getPath());
+        S3Settings s3 = s3Settings(namespace, spec.getS3());
+        String owner = namespace + "/" + backup.getMetadata().getName();
+        EtcdTls tls = spec.getClientTLSSecret() == null ? null : clientTls(namespace, spec.getClientTLSSecret(),
+                "spec.clientTLSSecret");
+        if (spec.getEtcdEndpoints() != null && !spec.getEtcdEndpoints().isEmpty()) {
+            List<String> endpoints = spec.getEtcdEndpoints().stream().map(BackupRequests::withScheme).toList();
+            return new BackupRequest(endpoints, tls, s3, location, owner, "");
+        }
+        String clusterName = spec.getEtcdCluster().getName();
+        EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(clusterName).get();
+        if (cluster == null) {
+            throw new BackupFailure(BackupFailure.CLUSTER_NOT_FOUND, "EtcdCluster " + namespace + "/" + clusterName
+                    + " (spec.etcdCluster.name) does not exist", true);
+        }
+        boolean https = ClusterResources.serverSecret(cluster.getSpec()) != null;
+        if (https && tls == null) {
+            String operatorSecret = ClusterResources.operatorSecret(cluster.getSpec());
+            if (operatorSecret == null) {
+                throw new BackupFailure(BackupFailure.CLIENT_TLS_SECRET_NOT_FOUND, "EtcdCluster " + clusterName
+                        + " serves TLS and has no operatorSecret: set spec.clientTLSSecret", true);
+            }
+            tls = clientTls(namespace, operatorSecret, "the cluster's spec.TLS.static.operatorSecret");
+        }
+        String endpoint = (https ? "https" : "http") + "://" + ClusterResources.clientServiceName(clusterName) + "."
+                + namespace + ".svc:" + ClusterResources.CLIENT_PORT;
+        return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName);
+    }
+
+    S3Settings s3Settings(String namespace, S3Source source) {
+        Secret secret = client.secrets().inNamespace(namespace).withName(source.getAwsSecret()).get();
+        if (secret == null) {
+            throw new BackupFailure(BackupFailure.AWS_SECRET_NOT_FOUND, "Secret " + namespace + "/"
+                    + source.getAwsSecret() + " (s3.awsSecret) does not exist; it must hold the files '"
+                    + CREDENTIALS + "' and '" + CONFIG + "' of AWS profile [default]", true);
+        }
+        return AwsProfiles.settings(SecretData.value(secret, CREDENTIALS), SecretData.value(secret, CONFIG),
+                namespace + "/" + source.getAwsSecret(), source.getEndpoint(), Boolean.TRUE.equals(source.getForcePathStyle()));
+    }
+
+    private EtcdTls clientTls(String namespace, String name, String field) {
+        Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
+        if (secret == null) {
+            throw new BackupFailure(BackupFailure.CLIENT_TLS_SECRET_NOT_FOUND, "Secret " + namespace + "/" + name
+                    + " (" + field + ") does not exist", true);
+        }
+        byte[] ca = SecretData.value(secret, ClusterResources.CLIENT_CA);
+        byte[] cert = SecretData.value(secret, ClusterResources.CLIENT_CERT);
+        byte[] key = SecretData.value(secret, ClusterResources.CLIENT_KEY);
+        if (ca == null || cert == null || key == null) {
+            throw new BackupFailure(BackupFailure.CLIENT_TLS_SECRET_INVALID, "Secret " + namespace + "/" + name + " ("
+                    + field + ") must hold " + ClusterResources.CLIENT_CERT + ", " + ClusterResources.CLIENT_KEY
+                    + " and " + ClusterResources.CLIENT_CA, true);
+        }
+        return new EtcdTls(ca, cert, key);
+    }
+
+    /** Users write endpoints as in etcdctl, with or without a scheme. */
+    static String withScheme(String endpoint) {
+        String e = endpoint.strip();
+        return e.contains("://") ? e : "http://" + e;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.etcdoperator.storage;
+
+import java.time.Duration;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/** Builds S3 clients from {@link S3Settings}; whoever asks for one closes it. */
+public final class S3Clients {
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+
+    private S3Clients() {
+    }
+
+    public static S3Client create(S3Settings settings) {
+        AwsCredentials credentials = settings.sessionToken() == null
+                ? AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey())
+                : AwsSessionCredentials.create(settings.accessKeyId(), settings.secretAccessKey(), settings.sessionToken());
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                        .connectionTimeout(CONNECT_TIMEOUT)
+                        .socketTimeout(SOCKET_TIMEOUT))
+                .region(Region.of(settings.region()))
+                .credentialsProvider(StaticCredentialsProvider.create(credentials))
+                .forcePathStyle(settings.forcePathStyle());
+        if (settings.endpoint() != null) {
+            builder.endpointOverride(settings.endpoint());
+        }
+        return builder.build();
+    }
+}

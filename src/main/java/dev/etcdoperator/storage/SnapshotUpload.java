@@ -1,0 +1,345 @@
+package dev.etcdoperator.storage;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.BackupMetadata;
+import dev.etcdoperator.core.backup.BackupNames;
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.backup.SnapshotDigest;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * Streams an etcd snapshot into S3 without holding it in memory or on disk: the bytes are cut into parts of a
+ * fixed size, each part is uploaded (two at a time, while the next is read) with its SHA-256 so the store checks
+ * it, and the whole stream is digested on the way. The upload goes to a partial key; only when it is complete,
+ * its size matches, its SHA-256 composite matches what the store computed (when the store reports one) and etcd's
+ * own hash trailer matches, is it copied to the backup's key with the checksum, revision and version as metadata,
+ * and checked once more there. On any failure the multipart upload is aborted and the partial object deleted, so
+ * nothing that could pass for a backup is left behind. Memory: at most {@code (parallelParts + 1) x partSize}.
+ */
+public final class SnapshotUpload {
+    private static final Logger LOG = Logger.getLogger(SnapshotUpload.class);
+    /** Largest object a single CopyObject may copy. */
+    static final long MAX_SINGLE_COPY = 5L * 1024 * 1024 * 1024;
+    static final long COPY_PART = 1024L * 1024 * 1024;
+    private static final Duration CLEAN_UP_TIME = Duration.ofSeconds(15);
+
+    private final S3Client s3;
+    private final int partSize;
+    private final int parallelParts;
+
+    /**
+     * @param partSize      bytes per part, at least 5 MiB (S3's minimum for all parts but the last)
+     * @param parallelParts parts uploaded at the same time
+     */
+    public SnapshotUpload(S3Client s3, int partSize, int parallelParts) {
+        if (partSize < 5 * 1024 * 1024 || parallelParts < 1) {
+            throw new IllegalArgumentException("part size must be at least 5 MiB and parallel parts at least 1");
+        }
+        this.s3 = s3;
+        this.partSize = partSize;
+        this.parallelParts = parallelParts;
+    }
+
+    /**
+     * @param source   the snapshot; read to its end, not closed
+     * @param metadata revision, version, source, owner ({@link BackupMetadata}); checksum and size are added here
+     * @param deadline when the whole upload must be done
+     */
+    public Uploaded upload(InputStream source, S3Location target, Map<String, String> metadata, Instant deadline) {
+        String partialKey = BackupNames.partialKey(target.key(), UUID.randomUUID().toString().substring(0, 8));
+        S3Location partial = target.withKey(partialKey);
+        String uploadId = null;
+        boolean completed = false;
+        ExecutorService uploaders = Executors.newFixedThreadPool(parallelParts, r -> {
+            Thread t = new Thread(r, "backup-upload-" + target.key());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            uploadId = s3.createMultipartUpload(b -> b.bucket(partial.bucket()).key(partial.key())
+                    .checksumAlgorithm(ChecksumAlgorithm.SHA256)
+                    .contentType("application/octet-stream")
+                    .overrideConfiguration(within(deadline))).uploadId();
+            String id = uploadId;
+            SnapshotDigest digest = new SnapshotDigest();
+            List<byte[]> partDigests = new ArrayList<>();
+            List<CompletedPart> parts = streamParts(source, partial, id, digest, partDigests, uploaders, deadline);
+            if (!digest.etcdHashMatches()) {
+                throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the snapshot read from etcd is not whole: "
+                        + digest.etcdHashProblem(), true);
+            }
+            CompleteMultipartUploadResponse done = s3.completeMultipartUpload(b -> b.bucket(partial.bucket())
+                    .key(partial.key()).uploadId(id).multipartUpload(m -> m.parts(parts))
+                    .overrideConfiguration(within(deadline)));
+            completed = true;
+            String composite = composite(partDigests);
+            if (done.checksumSHA256() != null && !done.checksumSHA256().equals(composite)) {
+                throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the store computed checksum "
+                        + done.checksumSHA256() + " for the uploaded parts, expected " + composite, true);
+            }
+            long size = digest.size();
+            String sha256 = digest.sha256Hex();
+            checkSize(head(partial, deadline), size, partial);
+            Map<String, String> finalMetadata = new HashMap<>(metadata);
+            finalMetadata.put(BackupMetadata.SHA256, sha256);
+            finalMetadata.put(BackupMetadata.SIZE, Long.toString(size));
+            copy(partial, target, size, finalMetadata, deadline);
+            HeadObjectResponse stored = head(target, deadline);
+            try {
+                checkSize(stored, size, target);
+                if (!sha256.equals(stored.metadata().get(BackupMetadata.SHA256))) {
+                    throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the object " + target
+                            + " does not carry the checksum it was written with", true);
+                }
+            } catch (BackupFailure e) {
+                deleteQuietly(target);
+                throw e;
+            }
+            deleteQuietly(partial);
+            return new Uploaded(target.bucket(), target.key(), size, sha256);
+        } catch (RuntimeException e) {
+            BackupFailure failure = S3Errors.translate("upload to " + target, e, deadline, BackupFailure.UPLOAD_FAILED);
+            cleanUp(partial, uploadId, completed);
+            throw failure;
+        } finally {
+            uploaders.shutdownNow();
+        }
+    }
+
+    private List<CompletedPart> streamParts(InputStream source, S3Location partial, String uploadId, SnapshotDigest digest,
+            List<byte[]> partDigests, ExecutorService uploaders, Instant deadline) {
+        BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(parallelParts + 1);
+        for (int i = 0; i <= parallelParts; i++) {
+            free.add(new byte[partSize]);
+        }
+        List<Future<CompletedPart>> pending = new ArrayList<>();
+        int partNumber = 0;
+        while (true) {
+            byte[] buffer = take(free, deadline, pending);
+            int length = fill(source, buffer);
+            if (length == 0) {
+                free.add(buffer);
+                break;
+            }
+            digest.update(buffer, 0, length);
+            byte[] partSha = sha256(buffer, length);
+            partDigests.add(partSha);
+            int number = ++partNumber;
+            pending.add(uploaders.submit(() -> {
+                try {
+                    return uploadPart(partial, uploadId, number, buffer, length, partSha, deadline);
+                } finally {
+                    free.add(buffer);
+                }
+            }));
+            if (length < partSize) {
+                break;
+            }
+        }
+        if (partNumber == 0) {
+            throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "etcd sent an empty snapshot", true);
+        }
+        List<CompletedPart> parts = new ArrayList<>();
+        for (Future<CompletedPart> f : pending) {
+            parts.add(await(f, deadline));
+        }
+        return parts;
+    }
+
+    private CompletedPart uploadPart(S3Location partial, String uploadId, int number, byte[] buffer, int length,
+            byte[] partSha, Instant deadline) {
+        String checksum = Base64.getEncoder().encodeToString(partSha);
+        UploadPartResponse r = s3.uploadPart(b -> b.bucket(partial.bucket()).key(partial.key()).uploadId(uploadId)
+                .partNumber(number).contentLength((long) length)
+                .checksumAlgorithm(ChecksumAlgorithm.SHA256).checksumSHA256(checksum)
+                .overrideConfiguration(within(deadline)),
+                RequestBody.fromContentProvider(() -> new ByteArrayInputStream(buffer, 0, length), length,
+                        "application/octet-stream"));
+        return CompletedPart.builder().partNumber(number).eTag(r.eTag()).checksumSHA256(checksum).build();
+    }
+
+    /** Waits for a free buffer, failing fast when an upload already failed. */
+    private static byte[] take(BlockingQueue<byte[]> free, Instant deadline, List<Future<CompletedPart>> pending) {
+        while (true) {
+            for (Future<CompletedPart> f : pending) {
+                if (f.isDone()) {
+                    await(f, deadline);
+                }
+            }
+            try {
+                byte[] buffer = free.poll(100, TimeUnit.MILLISECONDS);
+                if (buffer != null) {
+                    return buffer;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "interrupted", true, e);
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new BackupFailure(BackupFailure.TIMEOUT, "the upload did not finish in time", true);
+            }
+        }
+    }
+
+    private static <T> T await(Future<T> future, Instant deadline) {
+        try {
+            long millis = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+            return future.get(millis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new RuntimeException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new BackupFailure(BackupFailure.TIMEOUT, "the upload did not finish in time", true, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "interrupted", true, e);
+        }
+    }
+
+    /** Reads until the buffer is full or the stream ends. */
+    private static int fill(InputStream source, byte[] buffer) {
+        int length = 0;
+        try {
+            while (length < buffer.length) {
+                int n = source.read(buffer, length, buffer.length - length);
+                if (n < 0) {
+                    break;
+                }
+                length += n;
+            }
+            return length;
+        } catch (IOException e) {
+            throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "reading the snapshot from etcd failed: "
+                    + e.getMessage(), true, e);
+        }
+    }
+
+    private void copy(S3Location from, S3Location to, long size, Map<String, String> metadata, Instant deadline) {
+        if (size <= MAX_SINGLE_COPY) {
+            s3.copyObject(b -> b.sourceBucket(from.bucket()).sourceKey(from.key())
+                    .destinationBucket(to.bucket()).destinationKey(to.key())
+                    .metadataDirective(MetadataDirective.REPLACE).metadata(metadata)
+                    .contentType("application/octet-stream")
+                    .overrideConfiguration(within(deadline)));
+            return;
+        }
+        String id = s3.createMultipartUpload(b -> b.bucket(to.bucket()).key(to.key()).metadata(metadata)
+                .contentType("application/octet-stream").overrideConfiguration(within(deadline))).uploadId();
+        try {
+            List<CompletedPart> parts = new ArrayList<>();
+            int number = 0;
+            for (long start = 0; start < size; start += COPY_PART) {
+                long end = Math.min(size, start + COPY_PART) - 1;
+                int n = ++number;
+                String range = "bytes=" + start + "-" + end;
+                String eTag = s3.uploadPartCopy(b -> b.sourceBucket(from.bucket()).sourceKey(from.key())
+                        .destinationBucket(to.bucket()).destinationKey(to.key()).uploadId(id).partNumber(n)
+                        .copySourceRange(range).overrideConfiguration(within(deadline))).copyPartResult().eTag();
+                parts.add(CompletedPart.builder().partNumber(n).eTag(eTag).build());
+            }
+            s3.completeMultipartUpload(b -> b.bucket(to.bucket()).key(to.key()).uploadId(id)
+                    .multipartUpload(m -> m.parts(parts)).overrideConfiguration(within(deadline)));
+        } catch (RuntimeException e) {
+            abortQuietly(to, id);
+            throw e;
+        }
+    }
+
+    private HeadObjectResponse head(S3Location location, Instant deadline) {
+        return s3.headObject(b -> b.bucket(location.bucket()).key(location.key()).overrideConfiguration(within(deadline)));
+    }
+
+    private static void checkSize(HeadObjectResponse head, long size, S3Location location) {
+        if (head.contentLength() == null || head.contentLength() != size) {
+            throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the store holds " + head.contentLength()
+                    + " bytes at " + location + ", " + size + " were sent", true);
+        }
+    }
+
+    private void cleanUp(S3Location partial, String uploadId, boolean completed) {
+        if (uploadId != null && !completed) {
+            abortQuietly(partial, uploadId);
+        }
+        if (completed) {
+            deleteQuietly(partial);
+        }
+    }
+
+    private void abortQuietly(S3Location location, String uploadId) {
+        try {
+            s3.abortMultipartUpload(b -> b.bucket(location.bucket()).key(location.key()).uploadId(uploadId)
+                    .overrideConfiguration(o -> o.apiCallTimeout(CLEAN_UP_TIME)));
+        } catch (RuntimeException e) {
+            LOG.warnf("could not abort the multipart upload %s of %s (the store's lifecycle rules must clean it up): %s",
+                    uploadId, location, e.getMessage());
+        }
+    }
+
+    private void deleteQuietly(S3Location location) {
+        try {
+            s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key())
+                    .overrideConfiguration(o -> o.apiCallTimeout(CLEAN_UP_TIME)));
+        } catch (RuntimeException e) {
+            LOG.warnf("could not delete %s: %s", location, e.getMessage());
+        }
+    }
+
+    /** What S3 reports for a multipart upload with SHA-256 part checksums: the digest of the digests, and the count. */
+    static String composite(List<byte[]> partDigests) {
+        MessageDigest d = sha256();
+        partDigests.forEach(d::update);
+        return Base64.getEncoder().encodeToString(d.digest()) + "-" + partDigests.size();
+    }
+
+    static java.util.function.Consumer<AwsRequestOverrideConfiguration.Builder> within(Instant deadline) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        if (left.isNegative() || left.isZero()) {
+            throw new BackupFailure(BackupFailure.TIMEOUT, "the backup ran out of time", true);
+        }
+        return o -> o.apiCallTimeout(left);
+    }
+
+    private static byte[] sha256(byte[] buffer, int length) {
+        MessageDigest d = sha256();
+        d.update(buffer, 0, length);
+        return d.digest();
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
