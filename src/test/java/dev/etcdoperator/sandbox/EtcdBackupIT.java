@@ -1,0 +1,353 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
+import dev.etcdoperator.sandbox.admission.CrdAdmissionControl;
+import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
+import dev.etcdoperator.sandbox.support.Etcdctl;
+import dev.etcdoperator.sandbox.support.RestoredEtcd;
+import dev.etcdoperator.sandbox.support.SandboxClusters;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The backup controller on the sandbox with real etcd and a real S3-compatible server: one-shot and periodic
+ * backups of a 3-member cluster, checked with etcdctl, then every fault the controller must report clearly without
+ * leaving anything that could pass for a backup.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EtcdBackupIT {
+    static final String NS = "default";
+    static final String CLUSTER = "example";
+    static final String BUCKET = Sandbox.S3_BUCKET;
+    static final Duration WITHIN = Duration.ofSeconds(90);
+    static Sandbox sandbox;
+    static SandboxClusters clusters;
+    static S3Client s3;
+    static final Map<String, String> written = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void start() {
+        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-backup-it")).withS3());
+        clusters = new SandboxClusters(sandbox.client(), NS);
+        s3 = sandbox.s3().client();
+        clusters.create(CLUSTER, 3, "3.5.17");
+        clusters.awaitConverged(CLUSTER, 3);
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(CLUSTER));
+        for (int i = 0; i < 30; i++) {
+            etcdctl.put("k-" + i, "value-" + i);
+            written.put("k-" + i, "value-" + i);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (s3 != null) {
+            s3.close();
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    static KubernetesClient client() {
+        return sandbox.client();
+    }
+
+    @Test
+    @Order(1)
+    void aOneShotBackupThroughTheClientServiceHoldsEveryKeyAtItsRevision(@TempDir Path dir) throws Exception {
+        apply("once", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: %s/once/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        EtcdBackupStatus status = awaitSucceeded("once");
+        new Etcdctl(clusters.endpoints(CLUSTER)).put("after-backup", "not in the backup");
+
+        assertThat(status.getBackupPath()).isEqualTo(BUCKET + "/once/snapshot.db");
+        assertThat(status.getEtcdVersion()).isEqualTo("3.4.23");
+        assertThat(status.getLastSuccessDate()).isNotBlank();
+        Path file = download("once/snapshot.db", dir);
+        assertThat(Files.size(file)).isEqualTo(status.getBackupSize());
+        assertThat(sha256(file)).isEqualTo(status.getBackupSha256());
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("once/snapshot.db")).metadata())
+                .containsEntry("etcd-backup-sha256", status.getBackupSha256())
+                .containsEntry("etcd-revision", Long.toString(status.getEtcdRevision()))
+                .containsEntry("etcd-version", "3.4.23");
+        try (RestoredEtcd restored = RestoredEtcd.restore(file, dir.resolve("restore"))) {
+            assertThat(restored.keys("k-", status.getEtcdRevision())).isEqualTo(written);
+            assertThat(restored.keys("after-backup", 0)).isEmpty();
+        }
+        assertThat(reasons("once")).contains("BackupTaken");
+        assertNoPartialObjects();
+    }
+
+    @Test
+    @Order(2)
+    void aBackupCanNameTheManagedClusterInsteadOfEndpoints(@TempDir Path dir) throws Exception {
+        apply("by-name", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/by-name/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        EtcdBackupStatus status = awaitSucceeded("by-name");
+        try (RestoredEtcd restored = RestoredEtcd.restore(download("by-name/snapshot.db", dir), dir.resolve("r"))) {
+            assertThat(restored.keys("k-", 0)).isEqualTo(written);
+        }
+        assertThat(status.getBackupSha256()).hasSize(64);
+    }
+
+    @Test
+    @Order(3)
+    void periodicBackupsKeepTheNewestThreeAcrossAnOperatorRestart() {
+        apply("every", """
+                etcdEndpoints: ["http://%s-client.%s.svc:2379"]
+                backupPolicy: {backupIntervalInSecond: 2, maxBackups: 3}
+                s3: {path: %s/periodic/example, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, NS, BUCKET, sandbox.s3().endpoint()));
+        await().atMost(WITHIN).until(() -> count(reasons("every"), "BackupTaken") >= 5);
+        awaitExactlyTheNewestThree();
+
+        sandbox.operator().kill();
+        long takenBefore = count(reasons("every"), "BackupTaken");
+        sandbox.startOperator();
+        await().atMost(WITHIN).until(() -> count(reasons("every"), "BackupTaken") >= takenBefore + 3);
+        awaitExactlyTheNewestThree();
+
+        client().resources(EtcdBackup.class).inNamespace(NS).withName("every").delete();
+        await().atMost(WITHIN).until(() -> client().resources(EtcdBackup.class).inNamespace(NS).withName("every").get() == null);
+    }
+
+    @Test
+    @Order(10)
+    void aMissingSecretIsReportedAndRetriedUntilItExists() {
+        apply("no-secret", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: %s/no-secret/snapshot.db, awsSecret: later, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        awaitFailure("no-secret", "AWSSecretNotFound");
+        await().atMost(WITHIN).until(() -> failures("no-secret") >= 2);
+        assertThat(objects("no-secret/")).isEmpty();
+        Secret aws = client().secrets().inNamespace(NS).withName(Sandbox.S3_SECRET).get();
+        client().resource(new SecretBuilder().withNewMetadata().withName("later").withNamespace(NS).endMetadata()
+                .withData(aws.getData()).build()).create();
+        awaitSucceeded("no-secret");
+    }
+
+    @Test
+    @Order(11)
+    void aMissingBucketIsReported() {
+        apply("no-bucket", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: no-such-bucket/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, sandbox.s3().endpoint()));
+        awaitFailure("no-bucket", "S3BucketNotFound");
+    }
+
+    @Test
+    @Order(12)
+    void anUnreachableS3EndpointIsReported() {
+        apply("no-s3", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: %s/no-s3/snapshot.db, awsSecret: aws, endpoint: "http://127.0.0.1:1", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET));
+        awaitFailure("no-s3", "S3Unreachable");
+        assertThat(objects("no-s3/")).isEmpty();
+    }
+
+    @Test
+    @Order(13)
+    void allEtcdEndpointsDownIsReported() {
+        apply("no-etcd", """
+                etcdEndpoints: ["http://127.0.0.1:1", "http://127.0.0.1:2"]
+                s3: {path: %s/no-etcd/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(BUCKET, sandbox.s3().endpoint()));
+        awaitFailure("no-etcd", "EtcdUnreachable");
+        assertThat(objects("no-etcd/")).isEmpty();
+    }
+
+    @Test
+    @Order(14)
+    void aPathWithoutABucketIsRefused() {
+        sandbox.api().setAdmission(AdmissionControl.NONE);
+        try {
+            apply("no-key", """
+                    etcdEndpoints: ["http://%s-client:2379"]
+                    s3: {path: snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                    """.formatted(CLUSTER, sandbox.s3().endpoint()));
+        } finally {
+            sandbox.api().setAdmission(CrdAdmissionControl.fromDirectory(Path.of("crds")));
+        }
+        awaitFailure("no-key", "InvalidSpec");
+        assertThat(status("no-key").getReason()).contains("spec.s3.path");
+    }
+
+    @Test
+    @Order(20)
+    void theS3ServerDyingDuringAnUploadLeavesNoBackupAndTheRetrySucceeds() throws Exception {
+        fill(80);
+        apply("killed", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: %s/killed/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(20))
+                .until(() -> !s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("killed/")).uploads().isEmpty());
+        sandbox.s3().kill();
+        EtcdBackupStatus failed = awaitFailure("killed", null);
+        assertThat(failed.getReason()).matches("^(UploadFailed|S3Unreachable): .*");
+        sandbox.s3().start();
+        assertThat(objects("killed/")).isEmpty();
+        EtcdBackupStatus ok = awaitSucceeded("killed");
+        assertThat(ok.getBackupSize()).isGreaterThan(80L * 1024 * 1024);
+        assertThat(objects("killed/")).extracting(S3Object::key).containsExactly("killed/snapshot.db");
+    }
+
+    @Test
+    @Order(21)
+    void aTimeoutShorterThanTheBackupFailsCleanly() {
+        apply("hurried", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                backupPolicy: {timeoutInSecond: 1}
+                s3: {path: %s/hurried/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        awaitFailure("hurried", "BackupTimeout");
+        await().atMost(WITHIN).untilAsserted(() -> {
+            assertThat(objects("hurried/")).isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("hurried/")).uploads()).isEmpty();
+        });
+    }
+
+    // ---- helpers
+
+    static void apply(String name, String spec) {
+        String indented = spec.strip().replace("\n", "\n  ");
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdBackup
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  storageType: S3
+                  %s
+                """.formatted(name, NS, indented), EtcdBackup.class)).create();
+    }
+
+    static EtcdBackupStatus status(String name) {
+        EtcdBackup b = client().resources(EtcdBackup.class).inNamespace(NS).withName(name).get();
+        return b == null || b.getStatus() == null ? new EtcdBackupStatus() : b.getStatus();
+    }
+
+    static EtcdBackupStatus awaitSucceeded(String name) {
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(status(name).getSucceeded())
+                .as("%s: %s", name, status(name).getReason()).isTrue());
+        return status(name);
+    }
+
+    /** Waits for a failure with that reason (any failure when null), with a Warning Event of the same reason. */
+    static EtcdBackupStatus awaitFailure(String name, String reason) {
+        await().atMost(WITHIN).untilAsserted(() -> {
+            EtcdBackupStatus s = status(name);
+            assertThat(s.getSucceeded()).isFalse();
+            if (reason != null) {
+                assertThat(s.getReason()).startsWith(reason + ": ");
+            }
+        });
+        String actual = status(name).getReason().substring(0, status(name).getReason().indexOf(':'));
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(clusters.events(name))
+                .anySatisfy(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getReason()).isEqualTo(actual);
+                }));
+        return status(name);
+    }
+
+    static int failures(String name) {
+        Integer n = status(name).getConsecutiveFailures();
+        return n == null ? 0 : n;
+    }
+
+    static List<String> reasons(String name) {
+        return clusters.events(name).stream().map(Event::getReason).toList();
+    }
+
+    static long count(List<String> reasons, String reason) {
+        return reasons.stream().filter(reason::equals).count();
+    }
+
+    static List<S3Object> objects(String prefix) {
+        return s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(prefix)).contents();
+    }
+
+    static void assertNoPartialObjects() {
+        assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET)).contents()).extracting(S3Object::key)
+                .noneMatch(k -> k.contains(".partial-"));
+    }
+
+    static void awaitExactlyTheNewestThree() {
+        await().atMost(WITHIN).untilAsserted(() -> {
+            List<String> keys = objects("periodic/example_v").stream().map(S3Object::key).sorted().toList();
+            assertThat(keys).hasSize(3).allMatch(k -> k.matches("periodic/example_v\\d+_\\d{4}-\\d{2}-\\d{2}-\\d{2}:\\d{2}:\\d{2}"));
+            String newest = status("every").getBackupPath();
+            assertThat(keys).contains(newest.substring(BUCKET.length() + 1));
+        });
+    }
+
+    static Path download(String key, Path dir) throws Exception {
+        Path file = dir.resolve(key.replace('/', '_'));
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(BUCKET).key(key))) {
+            Files.copy(in, file);
+        }
+        return file;
+    }
+
+    static String sha256(Path file) throws Exception {
+        MessageDigest d = MessageDigest.getInstance("SHA-256");
+        try (var in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                d.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(d.digest());
+    }
+
+    /** Adds about {@code mebibytes} MiB of values to the cluster, one MiB per key. */
+    static void fill(int mebibytes) throws Exception {
+        byte[] value = new byte[1024 * 1024];
+        new java.util.Random(7).nextBytes(value);
+        try (Client client = Client.builder().endpoints(clusters.endpointList(CLUSTER).toArray(String[]::new)).build()) {
+            for (int i = 0; i < mebibytes; i++) {
+                client.getKVClient().put(ByteSequence.from("big-" + i, StandardCharsets.UTF_8), ByteSequence.from(value))
+                        .get(30, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+    }
+}
