@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,20 +18,29 @@ import dev.etcdoperator.sandbox.apiserver.SandboxApiServer;
 import dev.etcdoperator.sandbox.pods.ClusterDns;
 import dev.etcdoperator.sandbox.pods.PodRuntime;
 import dev.etcdoperator.sandbox.pods.RuntimeSettings;
+import dev.etcdoperator.sandbox.s3.S3Server;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * A stand-in for a Kubernetes cluster with the operator running on it: the API server (with admission and
- * garbage collection), cluster DNS, the local pod runtime, and the packaged operator as a child process.
- * Closing it stops everything it started.
+ * garbage collection), cluster DNS, the local pod runtime, the packaged operator as a child process and, on
+ * request, an S3-compatible server with a bucket and a credentials Secret. Closing it stops everything it started.
  */
 public final class Sandbox implements AutoCloseable {
+    /** The bucket created on the sandbox's S3 server. */
+    public static final String S3_BUCKET = "etcd-backups";
+    /** The Secret in namespace {@code default} with the AWS files ({@code credentials}, {@code config}) for it. */
+    public static final String S3_SECRET = "aws";
+
     private final Options options;
     private final SandboxApiServer api;
     private final ClusterDns dns;
     private final PodRuntime pods;
     private final Path kubeconfig;
+    private final String firstPodIp;
     private OperatorProcess operator;
+    private S3Server s3;
 
     /** How to start the sandbox. */
     public static final class Options {
@@ -42,6 +52,9 @@ public final class Sandbox implements AutoCloseable {
         boolean admission = true;
         boolean operator = true;
         String firstPodIp;
+        boolean s3;
+        String s3Address;
+        int s3Port;
         final Map<String, String> operatorProperties = new LinkedHashMap<>();
 
         public Options stateDir(Path dir) {
@@ -69,6 +82,28 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
+        /**
+         * An S3 server (s3mock) on a free port of the address just below the first pod address (127.N.0.1 by
+         * default), with the bucket {@value Sandbox#S3_BUCKET} and the Secret {@value Sandbox#S3_SECRET}.
+         */
+        public Options withS3() {
+            s3 = true;
+            return this;
+        }
+
+        /** An S3 server as with {@link #withS3()}, on the given loopback address and port (0: a free one). */
+        public Options withS3(String address, int port) {
+            s3 = true;
+            s3Address = address;
+            s3Port = port;
+            return this;
+        }
+
+        public Options withoutS3() {
+            s3 = false;
+            return this;
+        }
+
         public Options withoutOperator() {
             operator = false;
             return this;
@@ -90,10 +125,10 @@ public final class Sandbox implements AutoCloseable {
         dns = new ClusterDns(api.client(), options.stateDir.resolve("dns").toAbsolutePath());
         // each sandbox takes its own 127.N.0.0/16 unless told otherwise, so that two of them on one machine never
         // share an address
-        String firstIp = options.firstPodIp != null ? options.firstPodIp
+        firstPodIp = options.firstPodIp != null ? options.firstPodIp
                 : "127." + java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 250) + ".0.2";
         pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns,
-                RuntimeSettings.defaults().withFirstIp(firstIp));
+                RuntimeSettings.defaults().withFirstIp(firstPodIp));
     }
 
     public static Sandbox start(Options options) {
@@ -102,6 +137,9 @@ public final class Sandbox implements AutoCloseable {
             sandbox = new Sandbox(options);
             sandbox.dns.start();
             sandbox.pods.start();
+            if (options.s3) {
+                sandbox.startS3();
+            }
             Path pending = options.stateDir.resolve("kubeconfig.pending");
             Files.writeString(pending, sandbox.api.kubeconfig());
             if (options.operator) {
@@ -129,6 +167,33 @@ public final class Sandbox implements AutoCloseable {
         return operator;
     }
 
+    private void startS3() {
+        String address = options.s3Address != null ? options.s3Address : addressBelow(firstPodIp);
+        s3 = S3Server.start(S3Server.Settings.in(options.stateDir.resolve("s3").toAbsolutePath())
+                .withAddress(address).withPort(options.s3Port).withBuckets(S3_BUCKET));
+        api.client().secrets().inNamespace("default").resource(new SecretBuilder()
+                .withNewMetadata().withName(S3_SECRET).withNamespace("default").endMetadata()
+                .withType("Opaque")
+                .addToData("credentials", base64(s3.credentialsFile()))
+                .addToData("config", base64(s3.configFile()))
+                .build()).create();
+    }
+
+    /** The pods take addresses from the first one upward, so the one just below is free for the S3 server. */
+    private static String addressBelow(String firstPodIp) {
+        String[] octets = firstPodIp.split("\\.");
+        int last = Integer.parseInt(octets[3]);
+        if (last < 2) {
+            throw new IllegalArgumentException("no address below the first pod address " + firstPodIp
+                    + " for the S3 server; give one with Options.withS3(address, port)");
+        }
+        return octets[0] + "." + octets[1] + "." + octets[2] + "." + (last - 1);
+    }
+
+    private static String base64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     public void stopOperator() {
         if (operator != null) {
             operator.close();
@@ -151,6 +216,11 @@ public final class Sandbox implements AutoCloseable {
         return pods;
     }
 
+    /** The S3 server; null unless the sandbox was started {@link Options#withS3() with one}. */
+    public S3Server s3() {
+        return s3;
+    }
+
     public ClusterDns dns() {
         return dns;
     }
@@ -167,6 +237,9 @@ public final class Sandbox implements AutoCloseable {
     public void close() {
         stopOperator();
         pods.close();
+        if (s3 != null) {
+            s3.close();
+        }
         dns.close();
         api.close();
     }

@@ -1,0 +1,402 @@
+package dev.etcdoperator.sandbox.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+import dev.etcdoperator.sandbox.support.ListeningSockets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The sandbox's S3 server (s3mock in its own process) spoken to with the AWS SDK v2 as the operator speaks to it:
+ * path-style, endpoint override, static credentials, default checksums.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class S3ServerIT {
+    private static final String BUCKET = "etcd-backups";
+    private static final int MIB = 1024 * 1024;
+
+    static S3Server server;
+    static S3Client s3;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Path dir = Path.of("target", "s3-it");
+        deleteRecursively(dir);
+        // an address of its own, not 127.0.0.1, so that the binding is seen to follow the setting
+        String address = "127." + ThreadLocalRandom.current().nextInt(10, 250) + ".0.1";
+        server = S3Server.start(S3Server.Settings.in(dir).withAddress(address)
+                .withBuckets(BUCKET, "second-bucket"));
+        System.out.printf("S3 server (pid %d) answered on %s after %d ms%n", server.pid(), server.endpoint(),
+                server.lastStartup().toMillis());
+        s3 = server.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (s3 != null) {
+            s3.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void listensOnItsLoopbackAddressOnly() {
+        List<ListeningSockets.Listener> listeners = ListeningSockets.of(server.pid());
+
+        assertThat(listeners).as("listening sockets of pid %d", server.pid())
+                .extracting(ListeningSockets.Listener::toString)
+                .containsExactlyInAnyOrder(server.address() + ":" + server.port(),
+                        server.address() + ":" + server.httpsPort());
+        assertThat(listeners).noneMatch(ListeningSockets.Listener::onEveryInterface);
+    }
+
+    @Test
+    @Order(2)
+    void theInitialBucketsExist() {
+        assertThat(server.endpoint()).isEqualTo("http://" + server.address() + ":" + server.port());
+        s3.headBucket(b -> b.bucket(BUCKET));
+        assertThat(s3.listBuckets().buckets()).extracting(b -> b.name()).contains(BUCKET, "second-bucket");
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket("no-such-bucket"))).isInstanceOf(SdkException.class);
+    }
+
+    @Test
+    @Order(3)
+    void putThenGet() {
+        s3.putObject(b -> b.bucket(BUCKET).key("plain/hello.txt").contentType("text/plain"),
+                RequestBody.fromString("hello, S3", StandardCharsets.UTF_8));
+
+        ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("plain/hello.txt"));
+
+        assertThat(got.asUtf8String()).isEqualTo("hello, S3");
+        assertThat(got.response().contentLength()).isEqualTo(9L);
+        assertThat(got.response().contentType()).startsWith("text/plain");
+        // a single PUT's ETag is the MD5 of the content, quoted
+        assertThat(got.response().eTag()).isEqualTo("\"" + hex("MD5", "hello, S3".getBytes(StandardCharsets.UTF_8))
+                + "\"");
+    }
+
+    @Test
+    @Order(4)
+    void aMultipartUploadOfSeveralPartsComesBackByteForByte() {
+        // 5 MiB is S3's minimum for every part but the last
+        byte[] content = randomBytes(3 * 5 * MIB + 123_457, 1);
+        String key = "multipart/snapshot.db";
+
+        List<CompletedPart> parts = uploadParts(key, content, 5 * MIB);
+
+        assertThat(parts).hasSize(4);
+        ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key));
+        assertThat(got.response().contentLength()).isEqualTo(content.length);
+        assertThat(hex("SHA-256", got.asByteArray())).isEqualTo(hex("SHA-256", content));
+        // a multipart ETag is "<md5 of the parts' md5s>-<number of parts>"
+        assertThat(got.response().eTag()).endsWith("-4\"");
+    }
+
+    @Test
+    @Order(4)
+    void aPartSmallerThan5MibThatIsNotTheLastIsRefusedOnCompletion() {
+        String key = "multipart/too-small.db";
+        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+        List<CompletedPart> parts = new ArrayList<>();
+        for (int number = 1; number <= 2; number++) {
+            int partNumber = number;
+            String eTag = s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(partNumber),
+                    RequestBody.fromBytes(randomBytes(MIB, partNumber))).eTag();
+            parts.add(CompletedPart.builder().partNumber(partNumber).eTag(eTag).build());
+        }
+
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId)
+                .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build())))
+                .isInstanceOfSatisfying(S3Exception.class,
+                        e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("EntityTooSmall"));
+        s3.abortMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId));
+    }
+
+    @Test
+    @Order(4)
+    void aSinglePutOfMoreThanS3mocksPayloadSettingGoesThrough() {
+        // s3mock's max-payload-size (10MB) bounds form posts, not object bodies
+        byte[] content = randomBytes(12 * MIB, 6);
+        s3.putObject(b -> b.bucket(BUCKET).key("plain/large.bin"), RequestBody.fromBytes(content));
+
+        assertThat(hex("SHA-256", s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("plain/large.bin")).asByteArray()))
+                .isEqualTo(hex("SHA-256", content));
+    }
+
+    @Test
+    @Order(5)
+    void signaturesAreNotChecked() {
+        // a limit of s3mock, written down so that a change in it is noticed: any secret key is accepted
+        try (S3Client wrong = S3Client.builder().endpointOverride(URI.create(server.endpoint()))
+                .forcePathStyle(true).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create("nobody", "wrong")))
+                .httpClient(UrlConnectionHttpClient.create()).build()) {
+            wrong.headBucket(b -> b.bucket(BUCKET));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void userMetadataRoundTrips() {
+        s3.putObject(b -> b.bucket(BUCKET).key("meta/snapshot.db")
+                        .metadata(Map.of("etcd-revision", "1234", "cluster", "default/example",
+                                "Snapshot-Name", "Mixed-Case")),
+                RequestBody.fromString("snapshot", StandardCharsets.UTF_8));
+
+        HeadObjectResponse head = s3.headObject(b -> b.bucket(BUCKET).key("meta/snapshot.db"));
+        GetObjectResponse get = s3.getObject(b -> b.bucket(BUCKET).key("meta/snapshot.db"),
+                (response, in) -> response);
+
+        System.out.println("user metadata as HeadObject returns it: " + head.metadata());
+        assertThat(head.metadata()).containsEntry("etcd-revision", "1234")
+                .containsEntry("cluster", "default/example");
+        // header names are case-insensitive: look such keys up ignoring case (AWS gives them in lower case)
+        assertThat(head.metadata()).anySatisfy((name, value) -> {
+            assertThat(name).isEqualToIgnoringCase("snapshot-name");
+            assertThat(value).isEqualTo("Mixed-Case");
+        });
+        assertThat(get.metadata()).isEqualTo(head.metadata());
+        assertThat(head.contentLength()).isEqualTo(8L);
+    }
+
+    @Test
+    @Order(6)
+    void anAbortedMultipartUploadLeavesNoObject() {
+        String key = "aborted/snapshot.db";
+        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+        s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(1),
+                RequestBody.fromBytes(randomBytes(5 * MIB, 2)));
+        assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads())
+                .extracting(u -> u.uploadId()).contains(uploadId);
+
+        s3.abortMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId));
+
+        assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads())
+                .extracting(u -> u.uploadId()).doesNotContain(uploadId);
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket(BUCKET).key(key))).isInstanceOf(SdkException.class);
+        assertThatThrownBy(() -> s3.getObject(b -> b.bucket(BUCKET).key(key)))
+                .isInstanceOf(NoSuchKeyException.class);
+        assertThat(keys("aborted/")).isEmpty();
+    }
+
+    @Test
+    @Order(7)
+    void listingWithAPrefixThenDeleting() {
+        for (String key : List.of("list/a/1", "list/a/2", "list/b/1", "listing-not-this")) {
+            s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString(key, StandardCharsets.UTF_8));
+        }
+
+        assertThat(keys("list/a/")).containsExactly("list/a/1", "list/a/2");
+        assertThat(keys("list/")).containsExactly("list/a/1", "list/a/2", "list/b/1");
+
+        s3.deleteObject(b -> b.bucket(BUCKET).key("list/a/1"));
+
+        assertThat(keys("list/")).containsExactly("list/a/2", "list/b/1");
+        assertThatThrownBy(() -> s3.getObject(b -> b.bucket(BUCKET).key("list/a/1")))
+                .isInstanceOf(NoSuchKeyException.class);
+    }
+
+    @Test
+    @Order(8)
+    void killedInTheMiddleOfAMultipartUploadTheCallFailsAndTheRestartedServerServesTheOldData() {
+        String key = "killed/snapshot.db";
+        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+        s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(1),
+                RequestBody.fromBytes(randomBytes(5 * MIB, 3)));
+        long killedPid = server.pid();
+
+        // the server dies while the second part is on its way: the body kills it after its first MiB
+        byte[] part2 = randomBytes(5 * MIB, 4);
+        InputStream killingBody = new KillingInputStream(part2, MIB, server::kill);
+        assertThatThrownBy(() -> s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(2),
+                RequestBody.fromInputStream(killingBody, part2.length)))
+                .isInstanceOf(SdkException.class)
+                .satisfies(e -> System.out.println("the upload of part 2 failed with: " + e));
+        assertThat(server.alive()).isFalse();
+        assertThat(ProcessHandle.of(killedPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(BUCKET))).isInstanceOf(SdkException.class);
+
+        server.start();
+
+        System.out.printf("S3 server restarted (pid %d) after %d ms%n", server.pid(),
+                server.lastStartup().toMillis());
+        assertThat(server.pid()).isNotEqualTo(killedPid);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("plain/hello.txt")).asUtf8String())
+                .isEqualTo("hello, S3");
+        assertThat(hex("SHA-256", s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("multipart/snapshot.db"))
+                .asByteArray())).isEqualTo(hex("SHA-256", randomBytes(3 * 5 * MIB + 123_457, 1)));
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("meta/snapshot.db")).metadata())
+                .containsEntry("etcd-revision", "1234");
+        assertThat(keys("killed/")).as("the interrupted upload was never completed").isEmpty();
+        // the unfinished upload survives the crash, as on AWS, until it is aborted
+        assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads())
+                .extracting(u -> u.uploadId()).containsExactly(uploadId);
+        s3.abortMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId));
+        // a new upload to the same key succeeds on the restarted server
+        byte[] again = randomBytes(6 * MIB, 5);
+        uploadParts(key, again, 5 * MIB);
+        assertThat(hex("SHA-256", s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray()))
+                .isEqualTo(hex("SHA-256", again));
+        assertThat(ListeningSockets.of(server.pid())).noneMatch(ListeningSockets.Listener::onEveryInterface);
+    }
+
+    @Test
+    @Order(9)
+    void closeStopsTheProcess() {
+        long pid = server.pid();
+
+        server.close();
+
+        assertThat(server.alive()).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(BUCKET))).isInstanceOf(SdkException.class);
+        server.close(); // idempotent
+    }
+
+    private static List<CompletedPart> uploadParts(String key, byte[] content, int partSize) {
+        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+        List<CompletedPart> parts = new ArrayList<>();
+        for (int offset = 0, number = 1; offset < content.length; offset += partSize, number++) {
+            int length = Math.min(partSize, content.length - offset);
+            int partNumber = number;
+            String eTag = s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(partNumber),
+                    RequestBody.fromBytes(Arrays.copyOfRange(content, offset, offset + length))).eTag();
+            parts.add(CompletedPart.builder().partNumber(partNumber).eTag(eTag).build());
+        }
+        s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId)
+                .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+        return parts;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static List<String> keys(String prefix) {
+        return s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix)).contents().stream()
+                .map(S3Object::key).toList();
+    }
+
+    private static byte[] randomBytes(int size, long seed) {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    private static String hex(String algorithm, byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A request body that runs an action once a given number of its bytes have been read. */
+    private static final class KillingInputStream extends InputStream {
+        private final byte[] bytes;
+        private final int killAfter;
+        private final Runnable action;
+        private int position;
+        private int mark;
+        private boolean done;
+
+        KillingInputStream(byte[] bytes, int killAfter, Runnable action) {
+            this.bytes = bytes;
+            this.killAfter = killAfter;
+            this.action = action;
+        }
+
+        @Override
+        public int read() {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) {
+            if (position >= killAfter && !done) {
+                done = true;
+                action.run();
+            }
+            if (position >= bytes.length) {
+                return -1;
+            }
+            int n = Math.min(length, bytes.length - position);
+            if (!done) {
+                n = Math.min(n, killAfter - position);
+            }
+            System.arraycopy(bytes, position, buffer, offset, n);
+            position += n;
+            return n;
+        }
+
+        // resettable, so that the SDK retries (against a dead server) instead of giving up on the body
+        @Override
+        public boolean markSupported() {
+            return true;
+        }
+
+        @Override
+        public synchronized void mark(int readLimit) {
+            mark = position;
+        }
+
+        @Override
+        public synchronized void reset() {
+            position = mark;
+        }
+
+        @Override
+        public void close() throws IOException {
+            // the SDK may close it; the bytes stay readable for a retry
+        }
+    }
+}
