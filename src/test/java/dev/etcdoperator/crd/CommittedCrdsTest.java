@@ -11,11 +11,14 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CRDs under crds/ are copies of what the build generates into target/kubernetes/. They must not drift.
- * The Quarkus build generates them during {@code process-classes}, before tests run.
+ * The CRDs under crds/ are copies of what the build generates into target/kubernetes/, and the Helm chart's crds/
+ * are copies of those. They must not drift. The Quarkus build generates them during {@code process-classes}, before
+ * tests run.
  */
 class CommittedCrdsTest {
-    static final String REFRESH = "./mvnw -q -DskipTests package && cp target/kubernetes/*.etcd.database.coreos.com-v1.yml crds/";
+    static final String REFRESH = "./mvnw -q -DskipTests package && cp target/kubernetes/*.etcd.database.coreos.com-v1.yml crds/"
+            + " && cp crds/*.yml helm/etcd-operator/crds/";
+    static final Path CHART_CRDS = Path.of("helm", "etcd-operator", "crds");
 
     @Test
     void committedCrdsMatchTheGeneratedOnes() throws IOException {
@@ -28,6 +31,23 @@ class CommittedCrdsTest {
         for (Path crd : generatedCrds) {
             assertThat(Files.readString(Path.of("crds").resolve(crd.getFileName())))
                     .as(crd.getFileName() + " in crds/ has drifted from the generated CRD; refresh with: " + REFRESH)
+                    .isEqualTo(Files.readString(crd));
+        }
+    }
+
+    @Test
+    void theHelmChartShipsTheCommittedCrds() throws IOException {
+        List<Path> committed = crdsIn(Path.of("crds"));
+        assertThat(crdsIn(CHART_CRDS)).as(CHART_CRDS + " holds the same files as crds/; refresh with: " + REFRESH)
+                .map(p -> p.getFileName().toString())
+                .containsExactlyElementsOf(committed.stream().map(p -> p.getFileName().toString()).toList());
+        try (Stream<Path> all = Files.list(CHART_CRDS)) {
+            assertThat(all.map(p -> p.getFileName().toString())).as("nothing else in " + CHART_CRDS)
+                    .containsExactlyInAnyOrderElementsOf(committed.stream().map(p -> p.getFileName().toString()).toList());
+        }
+        for (Path crd : committed) {
+            assertThat(Files.readString(CHART_CRDS.resolve(crd.getFileName())))
+                    .as(crd.getFileName() + " in " + CHART_CRDS + " differs from crds/; refresh with: " + REFRESH)
                     .isEqualTo(Files.readString(crd));
         }
     }
