@@ -5,12 +5,11 @@ import java.util.List;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
-import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.etcd.EtcdTls;
-import dev.etcdoperator.storage.AwsProfiles;
+import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.support.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -22,9 +21,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * {@code etcd-client-ca.crt}) and, when the backup names an EtcdCluster, that cluster's client Service and TLS.
  */
 final class BackupRequests {
-    static final String CREDENTIALS = "credentials";
-    static final String CONFIG = "config";
-
     private final KubernetesClient client;
 
     BackupRequests(KubernetesClient client) {
@@ -35,7 +31,7 @@ final class BackupRequests {
         EtcdBackupSpec spec = backup.getSpec();
         String namespace = backup.getMetadata().getNamespace();
         S3Location location = S3Location.parse(spec.getS3().getPath());
-        S3Settings s3 = s3Settings(namespace, spec.getS3());
+        S3Settings s3 = S3Credentials.settings(client, namespace, spec.getS3());
         String owner = namespace + "/" + backup.getMetadata().getName();
         EtcdTls tls = spec.getClientTLSSecret() == null ? null : clientTls(namespace, spec.getClientTLSSecret(),
                 "spec.clientTLSSecret");
@@ -61,17 +57,6 @@ final class BackupRequests {
         String endpoint = (https ? "https" : "http") + "://" + ClusterResources.clientServiceName(clusterName) + "."
                 + namespace + ".svc:" + ClusterResources.CLIENT_PORT;
         return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName);
-    }
-
-    S3Settings s3Settings(String namespace, S3Source source) {
-        Secret secret = client.secrets().inNamespace(namespace).withName(source.getAwsSecret()).get();
-        if (secret == null) {
-            throw new BackupFailure(BackupFailure.AWS_SECRET_NOT_FOUND, "Secret " + namespace + "/"
-                    + source.getAwsSecret() + " (s3.awsSecret) does not exist; it must hold the files '"
-                    + CREDENTIALS + "' and '" + CONFIG + "' of AWS profile [default]", true);
-        }
-        return AwsProfiles.settings(SecretData.value(secret, CREDENTIALS), SecretData.value(secret, CONFIG),
-                namespace + "/" + source.getAwsSecret(), source.getEndpoint(), Boolean.TRUE.equals(source.getForcePathStyle()));
     }
 
     private EtcdTls clientTls(String namespace, String name, String field) {

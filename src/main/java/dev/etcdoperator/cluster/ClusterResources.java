@@ -266,6 +266,10 @@ public final class ClusterResources {
                 .withSubdomain(clusterName)
                 .withRestartPolicy("Never")
                 .withInitContainers(waitForDns)
+                .addAllToInitContainers("new".equals(member.initialClusterState())
+                        ? RestoreSeed.snapshotSecret(cluster).map(secret -> RestoreSeed.initContainers(cluster, secret,
+                                member, etcdVersion, image(spec, etcdVersion))).orElse(List.of())
+                        : List.of())
                 .withContainers(etcd)
                 .withVolumes(data)
                 .addAllToVolumes(tlsVolumes)

@@ -217,9 +217,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (cluster.getSpec().getPod() == null || cluster.getSpec().getPod().getPersistentVolumeClaimSpec() == null) {
             return Set.of();
         }
+        // a restored cluster starts from its snapshot: claims an earlier cluster of that name kept are not its own
+        String notBefore = RestoreSeed.snapshotSecret(cluster).isPresent() ? cluster.getMetadata().getCreationTimestamp() : null;
         return client.persistentVolumeClaims().inNamespace(cluster.getMetadata().getNamespace())
                 .withLabel(ClusterResources.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
-                .map(PersistentVolumeClaim::getMetadata).map(m -> m.getName()).collect(Collectors.toSet());
+                .map(PersistentVolumeClaim::getMetadata)
+                .filter(m -> notBefore == null || m.getCreationTimestamp() == null
+                        || java.time.Instant.parse(m.getCreationTimestamp()).compareTo(java.time.Instant.parse(notBefore)) >= 0)
+                .map(m -> m.getName()).collect(Collectors.toSet());
     }
 
     private void ensureServices(EtcdCluster cluster) {

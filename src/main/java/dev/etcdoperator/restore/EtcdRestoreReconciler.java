@@ -1,29 +1,76 @@
 package dev.etcdoperator.restore;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.BackupSchedule;
+import dev.etcdoperator.core.restore.ClusterSeen;
+import dev.etcdoperator.core.restore.RestoreAction;
+import dev.etcdoperator.core.restore.RestorePhase;
+import dev.etcdoperator.core.restore.RestorePlanner;
+import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.RestoreSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import org.jboss.logging.Logger;
 
-/** The {@code etcdrestore} controller: checks the spec, then rebuilds a cluster from a verified backup. */
+/**
+ * The {@code etcdrestore} controller. A restore runs through phases recorded in its status before each is acted
+ * on (see {@link RestorePhase}): the preflight reads and verifies the backup and checks the template cluster while
+ * changing nothing; only then is the template's spec saved and the template deleted; the restored cluster is
+ * created under the same name with its seed member restoring the snapshot; the restore is done when the cluster
+ * is available at full size. An operator restart resumes from the recorded phase.
+ */
 @ControllerConfiguration(name = EtcdRestoreReconciler.NAME)
 public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     public static final String NAME = "etcdrestore";
+    private static final Logger LOG = Logger.getLogger(EtcdRestoreReconciler.class);
+    private static final Duration WHILE_BUSY = Duration.ofSeconds(1);
+    /** Preflight failures that may pass by themselves; any other failure ends the restore. */
+    private static final Set<String> TRANSIENT = Set.of(BackupFailure.S3_UNREACHABLE, BackupFailure.UPLOAD_FAILED,
+            BackupFailure.TIMEOUT);
+    private static final Map<RestorePhase, String> CONDITION_OF = Map.of(RestorePhase.Preflight, "Preflight",
+            RestorePhase.Deleting, "Deleting", RestorePhase.Restoring, "Restoring", RestorePhase.Growing, "Growing",
+            RestorePhase.Done, "Done");
 
     private final RestoreSpecValidator validator = new RestoreSpecValidator();
     private final SpecValidity validity;
     private final EventRecorder events;
+    private final Conditions conditions;
+    private final Clock clock;
+    private final RestoreObserver observer;
+    private final RestorePreflight preflight;
+    private final RestoreActions actions;
+    private final RestoreMetrics metrics;
 
-    public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events) {
+    public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            KubernetesClient client, RestoreMetrics metrics) {
         this.validity = validity;
         this.events = events;
+        this.conditions = conditions;
+        this.clock = clock;
+        this.observer = new RestoreObserver(client);
+        this.preflight = new RestorePreflight(client, observer);
+        this.actions = new RestoreActions(client);
+        this.metrics = metrics;
     }
 
     @Override
@@ -33,18 +80,195 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         }
         StatusChange<EtcdRestore> change = new StatusChange<>(restore);
         EtcdRestoreStatus status = restore.getStatus();
-        Validation validation = validator.validate(restore.getSpec());
-        boolean news = validity.record(status, validation, restore.getMetadata().getGeneration());
-        if (!validation.valid()) {
-            status.setSucceeded(false);
-            status.setReason(SpecValidity.REASON_INVALID + ": " + validation.message());
-            if (news) {
-                events.warning(restore, SpecValidity.REASON_INVALID, validation.message());
+        RestorePhase phase = phase(status);
+        if (phase == RestorePhase.Done || phase == RestorePhase.Failed) {
+            return change.control(restore);
+        }
+        if (phase == null || phase == RestorePhase.Preflight) {
+            Validation validation = validator.validate(restore.getSpec());
+            boolean news = validity.record(status, validation, restore.getMetadata().getGeneration());
+            if (!validation.valid()) {
+                status.setSucceeded(false);
+                status.setReason(SpecValidity.REASON_INVALID + ": " + validation.message());
+                if (news) {
+                    events.warning(restore, SpecValidity.REASON_INVALID, validation.message());
+                }
+                return change.control(restore);
             }
-        } else if (status.getReason() != null && status.getReason().startsWith(SpecValidity.REASON_INVALID)) {
+        }
+        String namespace = restore.getMetadata().getNamespace();
+        String clusterName = restore.getSpec().getEtcdCluster().getName();
+        ClusterSeen seen = observer.see(namespace, clusterName);
+        RestoreAction action = RestorePlanner.next(restore.getMetadata().getName(), phase, status.getTemplateUid(), seen);
+        try {
+            return act(restore, change, phase, action);
+        } catch (BackupFailure e) {
+            return preflightFailed(restore, change, e);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "EtcdRestore %s/%s: %s failed; trying again", namespace, restore.getMetadata().getName(),
+                    action.getClass().getSimpleName());
+            progress(restore, phase == null ? RestorePhase.Preflight : phase, "retrying after an error: " + e.getMessage());
+            return change.control(restore).rescheduleAfter(WHILE_BUSY.multipliedBy(5));
+        }
+    }
+
+    private UpdateControl<EtcdRestore> act(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,
+            RestoreAction action) {
+        EtcdRestoreStatus status = restore.getStatus();
+        if (action instanceof RestoreAction.RunPreflight) {
+            RestorePreflight.Passed passed = preflight.run(restore);
+            status.setPhase(RestorePhase.Deleting.name());
+            status.setTemplateUid(passed.template().getMetadata().getUid());
+            status.setClusterSpec(passed.template().getSpec());
+            status.setClusterLabels(passed.template().getMetadata().getLabels());
+            status.setClusterAnnotations(withoutRestoreAnnotations(passed.template().getMetadata().getAnnotations()));
+            status.setBackupSha256(passed.backup().sha256());
+            status.setBackupSize(passed.backup().size());
+            status.setRestoredRevision(passed.backup().revision());
+            status.setConsecutiveFailures(0);
+            status.setLastAttemptDate(now());
             status.setReason(null);
-            status.setSucceeded(null);
+            String message = "backup " + restore.getSpec().getS3().getPath() + " verified (" + passed.backup().size()
+                    + " bytes, sha256 " + passed.backup().sha256() + (passed.backup().revision() == null ? ""
+                    : ", revision " + passed.backup().revision()) + "); template cluster " + passed.template()
+                    .getMetadata().getName() + " recorded";
+            setCondition(restore, "Preflight", Conditions.TRUE, "PreflightPassed", message);
+            progress(restore, RestorePhase.Deleting, "deleting the template cluster");
+            events.normal(restore, "PreflightPassed", message);
+            return change.control(restore).rescheduleAfter(Duration.ZERO);
+        }
+        if (action instanceof RestoreAction.DeleteTemplate) {
+            actions.deleteTemplate(restore);
+            events.normal(restore, "TemplateDeleted", "Deleted EtcdCluster " + restore.getSpec().getEtcdCluster().getName()
+                    + " (uid " + status.getTemplateUid() + ") to restore it from the backup.");
+            progress(restore, RestorePhase.Deleting, "waiting for the template cluster and its pods to go");
+            return change.control(restore).rescheduleAfter(WHILE_BUSY);
+        }
+        if (action instanceof RestoreAction.CreateCluster) {
+            EtcdCluster created = actions.createCluster(restore);
+            setCondition(restore, "Deleting", Conditions.TRUE, "TemplateDeleted", "the template cluster is gone");
+            status.setPhase(RestorePhase.Restoring.name());
+            progress(restore, RestorePhase.Restoring, "the seed member fetches and restores the snapshot");
+            events.normal(restore, "ClusterCreated", "Created EtcdCluster " + created.getMetadata().getName()
+                    + " whose seed member restores the backup.");
+            return change.control(restore).rescheduleAfter(WHILE_BUSY);
+        }
+        if (action instanceof RestoreAction.Advance advance) {
+            return advance(restore, change, phase, advance);
+        }
+        if (action instanceof RestoreAction.Fail fail) {
+            return fail(restore, change, phase == null ? RestorePhase.Preflight : phase, fail.reason(), fail.message());
+        }
+        if (action instanceof RestoreAction.Wait wait) {
+            progress(restore, phase, wait.message());
+            return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
         return change.control(restore);
+    }
+
+    private UpdateControl<EtcdRestore> advance(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase from,
+            RestoreAction.Advance advance) {
+        EtcdRestoreStatus status = restore.getStatus();
+        status.setPhase(advance.to().name());
+        if (from == RestorePhase.Deleting) {
+            setCondition(restore, "Deleting", Conditions.TRUE, "TemplateDeleted", "the template cluster is gone");
+        }
+        setCondition(restore, CONDITION_OF.get(from), Conditions.TRUE, "PhaseCompleted", advance.message());
+        if (advance.to() == RestorePhase.Done) {
+            status.setSucceeded(true);
+            status.setReason(null);
+            setCondition(restore, "Done", Conditions.TRUE, "Restored", advance.message());
+            events.normal(restore, "Restored", "Restored EtcdCluster " + restore.getSpec().getEtcdCluster().getName()
+                    + " from " + restore.getSpec().getS3().getPath() + (status.getRestoredRevision() == null ? ""
+                    : " (revision " + status.getRestoredRevision() + ")") + ": " + advance.message() + ".");
+            metrics.finished(restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+                    restore.getSpec().getEtcdCluster().getName(), true);
+            return change.control(restore);
+        }
+        progress(restore, advance.to(), advance.message());
+        return change.control(restore).rescheduleAfter(WHILE_BUSY);
+    }
+
+    private UpdateControl<EtcdRestore> preflightFailed(EtcdRestore restore, StatusChange<EtcdRestore> change,
+            BackupFailure failure) {
+        EtcdRestoreStatus status = restore.getStatus();
+        if (!TRANSIENT.contains(failure.reason())) {
+            return fail(restore, change, RestorePhase.Preflight, failure.reason(), failure.getMessage()
+                    + "; nothing was changed");
+        }
+        int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
+        status.setConsecutiveFailures(failures);
+        status.setLastAttemptDate(now());
+        status.setSucceeded(false);
+        status.setReason(failure.reason() + ": " + failure.getMessage());
+        Duration backoff = BackupSchedule.backoff(failures);
+        String message = failure.getMessage() + "; nothing was changed; the preflight runs again in "
+                + backoff.toSeconds() + " s";
+        setCondition(restore, "Preflight", Conditions.FALSE, failure.reason(), message);
+        events.warning(restore, failure.reason(), message);
+        return change.control(restore).rescheduleAfter(backoff);
+    }
+
+    private UpdateControl<EtcdRestore> fail(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,
+            String reason, String message) {
+        EtcdRestoreStatus status = restore.getStatus();
+        status.setPhase(RestorePhase.Failed.name());
+        status.setSucceeded(false);
+        status.setReason(reason + ": " + message);
+        setCondition(restore, CONDITION_OF.get(phase), Conditions.FALSE, reason, message);
+        events.warning(restore, reason, message);
+        metrics.finished(restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+                restore.getSpec().getEtcdCluster().getName(), false);
+        LOG.warnf("EtcdRestore %s/%s failed in phase %s (%s): %s", restore.getMetadata().getNamespace(),
+                restore.getMetadata().getName(), phase, reason, message);
+        return change.control(restore);
+    }
+
+    /** The condition of the current phase says what is going on. */
+    private void progress(EtcdRestore restore, RestorePhase phase, String message) {
+        if (restore.getStatus().getPhase() == null) {
+            restore.getStatus().setPhase(RestorePhase.Preflight.name());
+        }
+        String type = CONDITION_OF.get(phase);
+        if (type != null) {
+            setCondition(restore, type, Conditions.UNKNOWN, "InProgress", message);
+        }
+    }
+
+    private void setCondition(EtcdRestore restore, String type, String value, String reason, String message) {
+        Condition c = new Condition();
+        c.setType(type);
+        c.setStatus(value);
+        c.setReason(reason);
+        c.setMessage(message);
+        restore.getStatus().setConditions(conditions.set(restore.getStatus().getConditions(), c,
+                restore.getMetadata().getGeneration()));
+    }
+
+    private static Map<String, String> withoutRestoreAnnotations(Map<String, String> annotations) {
+        if (annotations == null) {
+            return null;
+        }
+        Map<String, String> copy = new HashMap<>(annotations);
+        copy.remove(RestoreAnnotations.RESTORING);
+        copy.remove(RestoreAnnotations.RESTORED_BY);
+        copy.remove(RestoreAnnotations.SNAPSHOT_SECRET);
+        copy.remove("kubectl.kubernetes.io/last-applied-configuration");
+        return copy.isEmpty() ? null : copy;
+    }
+
+    private static RestorePhase phase(EtcdRestoreStatus status) {
+        if (status.getPhase() == null) {
+            return null;
+        }
+        try {
+            return RestorePhase.valueOf(status.getPhase());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private String now() {
+        return Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
     }
 }

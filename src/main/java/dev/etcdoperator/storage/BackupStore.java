@@ -11,6 +11,10 @@ import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupMetadata;
 import dev.etcdoperator.core.backup.BackupNames;
 import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.backup.SnapshotDigest;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import java.io.IOException;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -20,6 +24,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 public final class BackupStore {
     private static final Logger LOG = Logger.getLogger(BackupStore.class);
     private static final Duration CALL_TIME = Duration.ofSeconds(30);
+    private static final Duration READ_TIME = Duration.ofMinutes(30);
 
     private final S3Client s3;
 
@@ -63,6 +68,55 @@ public final class BackupStore {
                     .overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME))).metadata();
         } catch (RuntimeException e) {
             throw S3Errors.translate("read " + location, e, null, BackupFailure.UPLOAD_FAILED);
+        }
+    }
+
+    /**
+     * Reads the whole object and checks it: the SHA-256 recorded at backup time (when there is one) and etcd's own
+     * hash trailer, which any etcd snapshot carries. Nothing is kept: the bytes stream through the digest.
+     */
+    public VerifiedBackup verify(S3Location location) {
+        Map<String, String> metadata;
+        SnapshotDigest digest = new SnapshotDigest();
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key())
+                .overrideConfiguration(c -> c.apiCallTimeout(READ_TIME)))) {
+            metadata = lowerCaseKeys(in.response().metadata());
+            byte[] buffer = new byte[1 << 16];
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                digest.update(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "reading " + location + " failed: " + e.getMessage(), true, e);
+        } catch (RuntimeException e) {
+            throw S3Errors.translate("read " + location, e, null, BackupFailure.UPLOAD_FAILED);
+        }
+        String sha256 = digest.sha256Hex();
+        String recorded = metadata.get(BackupMetadata.SHA256);
+        if (recorded != null && !recorded.equalsIgnoreCase(sha256)) {
+            throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, location + " does not match the checksum recorded"
+                    + " when it was backed up (recorded " + recorded + ", read " + sha256 + "): it was changed or damaged",
+                    false);
+        }
+        if (!digest.etcdHashMatches()) {
+            throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, location + " is not a usable etcd snapshot: "
+                    + digest.etcdHashProblem(), false);
+        }
+        return new VerifiedBackup(digest.size(), sha256, parseLong(metadata.get(BackupMetadata.REVISION)),
+                metadata.get(BackupMetadata.VERSION));
+    }
+
+    private static Map<String, String> lowerCaseKeys(Map<String, String> metadata) {
+        Map<String, String> lower = new java.util.HashMap<>();
+        metadata.forEach((k, v) -> lower.put(k.toLowerCase(java.util.Locale.ROOT), v));
+        return lower;
+    }
+
+    private static Long parseLong(String value) {
+        try {
+            return value == null ? null : Long.valueOf(value.strip());
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

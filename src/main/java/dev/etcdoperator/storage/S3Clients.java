@@ -10,6 +10,9 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import dev.etcdoperator.core.backup.S3Location;
 
 /** Builds S3 clients from {@link S3Settings}; whoever asks for one closes it. */
 public final class S3Clients {
@@ -20,19 +23,38 @@ public final class S3Clients {
     }
 
     public static S3Client create(S3Settings settings) {
-        AwsCredentials credentials = settings.sessionToken() == null
-                ? AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey())
-                : AwsSessionCredentials.create(settings.accessKeyId(), settings.secretAccessKey(), settings.sessionToken());
         S3ClientBuilder builder = S3Client.builder()
                 .httpClientBuilder(UrlConnectionHttpClient.builder()
                         .connectionTimeout(CONNECT_TIMEOUT)
                         .socketTimeout(SOCKET_TIMEOUT))
                 .region(Region.of(settings.region()))
-                .credentialsProvider(StaticCredentialsProvider.create(credentials))
+                .credentialsProvider(credentials(settings))
                 .forcePathStyle(settings.forcePathStyle());
         if (settings.endpoint() != null) {
             builder.endpointOverride(settings.endpoint());
         }
         return builder.build();
+    }
+
+    /** A URL that lets whoever holds it GET the object until it expires, without credentials of their own. */
+    public static String presignedGet(S3Settings settings, S3Location location, Duration validFor) {
+        S3Presigner.Builder builder = S3Presigner.builder()
+                .region(Region.of(settings.region()))
+                .credentialsProvider(credentials(settings))
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(settings.forcePathStyle()).build());
+        if (settings.endpoint() != null) {
+            builder.endpointOverride(settings.endpoint());
+        }
+        try (S3Presigner presigner = builder.build()) {
+            return presigner.presignGetObject(r -> r.signatureDuration(validFor)
+                    .getObjectRequest(g -> g.bucket(location.bucket()).key(location.key()))).url().toString();
+        }
+    }
+
+    private static StaticCredentialsProvider credentials(S3Settings settings) {
+        AwsCredentials credentials = settings.sessionToken() == null
+                ? AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey())
+                : AwsSessionCredentials.create(settings.accessKeyId(), settings.secretAccessKey(), settings.sessionToken());
+        return StaticCredentialsProvider.create(credentials);
     }
 }

@@ -2,6 +2,9 @@ package dev.etcdoperator.api.v1beta2;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -10,6 +13,29 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     private Boolean succeeded;
     private String reason;
     private Long restoredRevision;
+    @JsonPropertyDescription("Preflight, Deleting, Restoring, Growing, Done or Failed.")
+    private String phase;
+
+    @JsonPropertyDescription("The uid of the template EtcdCluster, recorded when the preflight passed.")
+    private String templateUid;
+
+    @JsonPropertyDescription("The template's spec, saved before it is deleted; the restored cluster gets it.")
+    private EtcdClusterSpec clusterSpec;
+
+    private Map<String, String> clusterLabels;
+
+    private Map<String, String> clusterAnnotations;
+
+    @JsonPropertyDescription("Hex SHA-256 of the backup, as read and verified by the preflight.")
+    private String backupSha256;
+
+    private Long backupSize;
+
+    @JsonPropertyDescription("Preflight attempts that failed for a reason that may pass (store unreachable, timeout).")
+    private Integer consecutiveFailures;
+
+    private String lastAttemptDate;
+
     private List<Condition> conditions = new ArrayList<>();
     private Long observedGeneration;
 
@@ -35,6 +61,78 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     public void setRestoredRevision(Long restoredRevision) {
         this.restoredRevision = restoredRevision;
+    }
+
+    public String getPhase() {
+        return phase;
+    }
+
+    public void setPhase(String phase) {
+        this.phase = phase;
+    }
+
+    public String getTemplateUid() {
+        return templateUid;
+    }
+
+    public void setTemplateUid(String templateUid) {
+        this.templateUid = templateUid;
+    }
+
+    public EtcdClusterSpec getClusterSpec() {
+        return clusterSpec;
+    }
+
+    public void setClusterSpec(EtcdClusterSpec clusterSpec) {
+        this.clusterSpec = clusterSpec;
+    }
+
+    public Map<String, String> getClusterLabels() {
+        return clusterLabels;
+    }
+
+    public void setClusterLabels(Map<String, String> clusterLabels) {
+        this.clusterLabels = clusterLabels;
+    }
+
+    public Map<String, String> getClusterAnnotations() {
+        return clusterAnnotations;
+    }
+
+    public void setClusterAnnotations(Map<String, String> clusterAnnotations) {
+        this.clusterAnnotations = clusterAnnotations;
+    }
+
+    public String getBackupSha256() {
+        return backupSha256;
+    }
+
+    public void setBackupSha256(String backupSha256) {
+        this.backupSha256 = backupSha256;
+    }
+
+    public Long getBackupSize() {
+        return backupSize;
+    }
+
+    public void setBackupSize(Long backupSize) {
+        this.backupSize = backupSize;
+    }
+
+    public Integer getConsecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    public void setConsecutiveFailures(Integer consecutiveFailures) {
+        this.consecutiveFailures = consecutiveFailures;
+    }
+
+    public String getLastAttemptDate() {
+        return lastAttemptDate;
+    }
+
+    public void setLastAttemptDate(String lastAttemptDate) {
+        this.lastAttemptDate = lastAttemptDate;
     }
 
     @Override

@@ -1,0 +1,21 @@
+package dev.etcdoperator.api.v1beta2;
+
+/**
+ * Annotations through which the restore controller and the cluster controller cooperate. A restored EtcdCluster
+ * carries {@link #RESTORED_BY} and {@link #SNAPSHOT_SECRET}; its seed member fetches and restores the snapshot the
+ * Secret points at before etcd starts. While a restore checks and deletes the template cluster, the template
+ * carries {@link #RESTORING}.
+ */
+public final class RestoreAnnotations {
+    /** On the template cluster: the EtcdRestore that is about to replace it. */
+    public static final String RESTORING = ApiGroup.GROUP + "/restoring";
+    /** On a restored cluster: the EtcdRestore that created it. */
+    public static final String RESTORED_BY = ApiGroup.GROUP + "/restored-by";
+    /** On a restored cluster: the Secret with the snapshot's URL ({@link #URL_KEY}) and SHA-256 ({@link #SHA256_KEY}). */
+    public static final String SNAPSHOT_SECRET = ApiGroup.GROUP + "/restore-snapshot-secret";
+    public static final String URL_KEY = "url";
+    public static final String SHA256_KEY = "sha256";
+
+    private RestoreAnnotations() {
+    }
+}

@@ -1,0 +1,24 @@
+package dev.etcdoperator.core.restore;
+
+/**
+ * What the restore sees of the EtcdCluster of the name it restores.
+ *
+ * @param exists         an EtcdCluster of that name exists
+ * @param uid            its uid, or null
+ * @param restoredBy     its {@code restored-by} annotation, or null
+ * @param restoringBy    its {@code restoring} annotation (a restore's lock on a template), or null
+ * @param deleting       it has a deletion timestamp
+ * @param podsLeft       member pods of that cluster name still present
+ * @param healthyMembers healthy members in its status
+ * @param readyMembers   ready members in its status
+ * @param size           its spec.size
+ * @param available      its Available condition is True
+ * @param seedFailure    why its seed pod failed (an init container or etcd exited with an error), or null
+ */
+public record ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
+        int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure) {
+
+    public static ClusterSeen absent(int podsLeft) {
+        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null);
+    }
+}

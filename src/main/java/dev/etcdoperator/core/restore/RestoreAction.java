@@ -1,0 +1,33 @@
+package dev.etcdoperator.core.restore;
+
+/** The one thing a restore does next. */
+public sealed interface RestoreAction {
+
+    /** Check the template and the backup; on success record the template and lock it, then go on to {@link RestorePhase#Deleting}. */
+    record RunPreflight() implements RestoreAction {
+    }
+
+    /** Delete the template cluster (its pods, services and owned claims go with it). */
+    record DeleteTemplate() implements RestoreAction {
+    }
+
+    /** Look again soon; {@code message} says what is awaited. */
+    record Wait(String message) implements RestoreAction {
+    }
+
+    /** Create the snapshot Secret and the restored cluster from the saved template. */
+    record CreateCluster() implements RestoreAction {
+    }
+
+    /** Move to another phase (the cluster got there by itself, or was found already there after a restart). */
+    record Advance(RestorePhase to, String message) implements RestoreAction {
+    }
+
+    /** Stop for good with this reason; {@code destroyedNothing} says whether the template is still untouched. */
+    record Fail(String reason, String message) implements RestoreAction {
+    }
+
+    /** Nothing more to do. */
+    record Nothing() implements RestoreAction {
+    }
+}

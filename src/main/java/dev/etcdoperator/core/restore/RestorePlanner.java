@@ -1,0 +1,94 @@
+package dev.etcdoperator.core.restore;
+
+import java.util.Objects;
+
+/**
+ * Picks the next action of a restore from its recorded phase and what is seen of the cluster. The rules that
+ * keep data safe: nothing is deleted unless the preflight passed and was recorded (phase {@link RestorePhase#Deleting}
+ * with the template's uid saved); only the cluster with exactly that uid is ever deleted; a cluster of that name
+ * that is neither the template nor this restore's own stops the restore; a restore does not start while another
+ * one holds the template.
+ */
+public final class RestorePlanner {
+    public static final String REASON_OTHER_RESTORE = "RestoreInProgress";
+    public static final String REASON_CLUSTER_REPLACED = "ClusterReplacedMeanwhile";
+    public static final String REASON_SEED_FAILED = "SeedRestoreFailed";
+
+    private RestorePlanner() {
+    }
+
+    /**
+     * @param restore     this EtcdRestore's name
+     * @param phase       the recorded phase (null: not started)
+     * @param templateUid the uid of the template recorded when the preflight passed, or null
+     */
+    public static RestoreAction next(String restore, RestorePhase phase, String templateUid, ClusterSeen cluster) {
+        if (phase == null || phase == RestorePhase.Preflight) {
+            if (cluster.exists() && cluster.restoringBy() != null && !cluster.restoringBy().equals(restore)) {
+                return new RestoreAction.Fail(REASON_OTHER_RESTORE, "EtcdRestore " + cluster.restoringBy()
+                        + " is already restoring this cluster; nothing was changed");
+            }
+            return new RestoreAction.RunPreflight();
+        }
+        return switch (phase) {
+            case Deleting -> deleting(restore, templateUid, cluster);
+            case Restoring -> restoring(restore, cluster);
+            case Growing -> growing(restore, cluster);
+            case Done, Failed -> new RestoreAction.Nothing();
+            default -> throw new IllegalStateException("unknown phase " + phase);
+        };
+    }
+
+    private static RestoreAction deleting(String restore, String templateUid, ClusterSeen cluster) {
+        if (!cluster.exists()) {
+            return cluster.podsLeft() > 0
+                    ? new RestoreAction.Wait("waiting for " + cluster.podsLeft() + " pod(s) of the deleted cluster to go")
+                    : new RestoreAction.CreateCluster();
+        }
+        if (restore.equals(cluster.restoredBy())) {
+            return new RestoreAction.Advance(RestorePhase.Restoring, "the restored cluster exists");
+        }
+        if (Objects.equals(cluster.uid(), templateUid)) {
+            return cluster.deleting() ? new RestoreAction.Wait("waiting for the template cluster to be deleted")
+                    : new RestoreAction.DeleteTemplate();
+        }
+        return new RestoreAction.Fail(REASON_CLUSTER_REPLACED, "another EtcdCluster of this name (uid " + cluster.uid()
+                + ") appeared while the template was being deleted; it was left alone");
+    }
+
+    private static RestoreAction restoring(String restore, ClusterSeen cluster) {
+        RestoreAction lost = lost(restore, cluster);
+        if (lost != null) {
+            return lost;
+        }
+        if (cluster.seedFailure() != null) {
+            return new RestoreAction.Fail(REASON_SEED_FAILED, "the seed member could not restore the snapshot: "
+                    + cluster.seedFailure());
+        }
+        if (cluster.healthyMembers() >= 1) {
+            return new RestoreAction.Advance(RestorePhase.Growing, "the seed member runs on the restored data");
+        }
+        return new RestoreAction.Wait("waiting for the seed member to fetch and restore the snapshot and start");
+    }
+
+    private static RestoreAction growing(String restore, ClusterSeen cluster) {
+        RestoreAction lost = lost(restore, cluster);
+        if (lost != null) {
+            return lost;
+        }
+        if (cluster.available() && cluster.readyMembers() >= cluster.size() && cluster.healthyMembers() >= cluster.size()) {
+            return new RestoreAction.Advance(RestorePhase.Done, "the restored cluster is available with "
+                    + cluster.size() + " members");
+        }
+        return new RestoreAction.Wait("the restored cluster has " + cluster.healthyMembers() + " of " + cluster.size()
+                + " members healthy");
+    }
+
+    private static RestoreAction lost(String restore, ClusterSeen cluster) {
+        if (!cluster.exists() || !restore.equals(cluster.restoredBy())) {
+            return new RestoreAction.Fail(REASON_CLUSTER_REPLACED, "the restored cluster was deleted or replaced"
+                    + " before the restore finished");
+        }
+        return null;
+    }
+}

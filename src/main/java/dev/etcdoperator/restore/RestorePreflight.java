@@ -1,0 +1,102 @@
+package dev.etcdoperator.restore;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.restore.RestorePhase;
+import dev.etcdoperator.core.restore.RestorePlanner;
+import dev.etcdoperator.core.validation.ClusterSpecValidator;
+import dev.etcdoperator.core.validation.Validation;
+import dev.etcdoperator.storage.BackupStore;
+import dev.etcdoperator.storage.S3Clients;
+import dev.etcdoperator.storage.S3Credentials;
+import dev.etcdoperator.storage.S3Settings;
+import dev.etcdoperator.storage.VerifiedBackup;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Everything a restore checks before it changes anything: the template cluster exists, is valid and is not being
+ * restored by another EtcdRestore; the backup can be read with the given credentials, matches the checksum
+ * recorded when it was taken and is a whole etcd snapshot. When all passes, the template is marked as being
+ * restored by this EtcdRestore (an update that fails if someone changed it meanwhile).
+ */
+final class RestorePreflight {
+    static final String TEMPLATE_NOT_FOUND = "TemplateNotFound";
+    static final String TEMPLATE_INVALID = "TemplateInvalid";
+
+    record Passed(EtcdCluster template, VerifiedBackup backup) {
+    }
+
+    private final KubernetesClient client;
+    private final RestoreObserver observer;
+    private final ClusterSpecValidator clusterValidator = new ClusterSpecValidator();
+
+    RestorePreflight(KubernetesClient client, RestoreObserver observer) {
+        this.client = client;
+        this.observer = observer;
+    }
+
+    Passed run(EtcdRestore restore) {
+        String namespace = restore.getMetadata().getNamespace();
+        String name = restore.getSpec().getEtcdCluster().getName();
+        EtcdCluster template = observer.cluster(namespace, name);
+        if (template == null) {
+            throw new BackupFailure(TEMPLATE_NOT_FOUND, "EtcdCluster " + namespace + "/" + name
+                    + " (spec.etcdCluster.name), the template of the restored cluster, does not exist", false);
+        }
+        Validation validation = clusterValidator.validate(template.getSpec());
+        if (!validation.valid()) {
+            throw new BackupFailure(TEMPLATE_INVALID, "EtcdCluster " + namespace + "/" + name + " is not valid: "
+                    + validation.message(), false);
+        }
+        String restoredBy = annotation(template, RestoreAnnotations.RESTORED_BY);
+        if (restoredBy != null && !restoredBy.equals(restore.getMetadata().getName()) && stillRunning(namespace, restoredBy)) {
+            throw new BackupFailure(RestorePlanner.REASON_OTHER_RESTORE, "EtcdRestore " + restoredBy
+                    + " is still restoring this cluster", false);
+        }
+        S3Location location = S3Location.parse(restore.getSpec().getS3().getPath());
+        S3Settings settings = S3Credentials.settings(client, namespace, restore.getSpec().getS3());
+        VerifiedBackup backup;
+        try (S3Client s3 = S3Clients.create(settings)) {
+            backup = new BackupStore(s3).verify(location);
+        }
+        lock(template, restore.getMetadata().getName());
+        return new Passed(template, backup);
+    }
+
+    private boolean stillRunning(String namespace, String restoreName) {
+        EtcdRestore other = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restoreName).get();
+        if (other == null || other.getStatus() == null || other.getStatus().getPhase() == null) {
+            return other != null;
+        }
+        String phase = other.getStatus().getPhase();
+        return !phase.equals(RestorePhase.Done.name()) && !phase.equals(RestorePhase.Failed.name());
+    }
+
+    private void lock(EtcdCluster template, String restore) {
+        Map<String, String> annotations = template.getMetadata().getAnnotations() == null ? new HashMap<>()
+                : new HashMap<>(template.getMetadata().getAnnotations());
+        if (restore.equals(annotations.get(RestoreAnnotations.RESTORING))) {
+            return;
+        }
+        annotations.put(RestoreAnnotations.RESTORING, restore);
+        template.getMetadata().setAnnotations(annotations);
+        try {
+            client.resources(EtcdCluster.class).inNamespace(template.getMetadata().getNamespace()).resource(template).update();
+        } catch (KubernetesClientException e) {
+            throw new IllegalStateException("could not mark EtcdCluster " + template.getMetadata().getName()
+                    + " as being restored (" + e.getCode() + "); it changed meanwhile", e);
+        }
+    }
+
+    private static String annotation(EtcdCluster cluster, String key) {
+        return cluster.getMetadata().getAnnotations() == null ? null : cluster.getMetadata().getAnnotations().get(key);
+    }
+}

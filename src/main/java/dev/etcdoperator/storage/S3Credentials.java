@@ -1,0 +1,27 @@
+package dev.etcdoperator.storage;
+
+import dev.etcdoperator.api.v1beta2.S3Source;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.support.SecretData;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/** Reads the AWS Secret that an {@code s3} section names (files {@code credentials} and {@code config}). */
+public final class S3Credentials {
+    public static final String CREDENTIALS = "credentials";
+    public static final String CONFIG = "config";
+
+    private S3Credentials() {
+    }
+
+    public static S3Settings settings(KubernetesClient client, String namespace, S3Source source) {
+        Secret secret = client.secrets().inNamespace(namespace).withName(source.getAwsSecret()).get();
+        if (secret == null) {
+            throw new BackupFailure(BackupFailure.AWS_SECRET_NOT_FOUND, "Secret " + namespace + "/"
+                    + source.getAwsSecret() + " (s3.awsSecret) does not exist; it must hold the files '"
+                    + CREDENTIALS + "' and '" + CONFIG + "' of AWS profile [default]", true);
+        }
+        return AwsProfiles.settings(SecretData.value(secret, CREDENTIALS), SecretData.value(secret, CONFIG),
+                namespace + "/" + source.getAwsSecret(), source.getEndpoint(), Boolean.TRUE.equals(source.getForcePathStyle()));
+    }
+}
