@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.Step;
@@ -19,6 +20,7 @@ import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
+import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -67,15 +69,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterPlanner planner = new ClusterPlanner(RandomGenerator.of("L64X128MixRandom"));
     private final ClusterStatusBuilder statusBuilder;
     private final Conditions conditions;
+    private final ClusterMetrics metrics;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
-            EtcdAdmins admins, Clock clock,
+            EtcdAdmins admins, ClusterMetrics metrics, Clock clock,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
         this.interval = interval;
         this.client = client;
         this.admins = admins;
+        this.metrics = metrics;
         this.observer = new ClusterObserver(admins);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
@@ -148,6 +152,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     + "cannot be used: " + e.getMessage() + " The operator creates and changes nothing for this "
                     + "cluster until it is fixed.");
         }
+        metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         Step step = planner.plan(observed.observation());
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
@@ -158,8 +163,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         try {
             actuator.act(cluster, observed.observation(), observed.admin(), step);
+            metrics.acted(namespace, name, step);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
+            metrics.stepFailed(namespace, name, step);
             LOG.warnf("%s/%s: %s failed: %s", cluster.getMetadata().getNamespace(), name, step.describe(),
                     e.getMessage());
             events.warning(cluster, "StepFailed", step.describe() + " failed: " + e.getMessage()
@@ -210,6 +217,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (isNew) {
             String message = step instanceof Step.Refuse r ? r.message() : ((Step.QuorumLost) step).message();
             events.warning(cluster, reason, message);
+            if (step instanceof Step.Refuse) {
+                metrics.refused(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), reason);
+            }
         }
     }
 
