@@ -43,7 +43,9 @@ import org.jboss.logging.Logger;
 /**
  * The {@code etcdcluster} controller. Each reconcile checks the spec, makes sure the Services exist, observes
  * the member pods and the etcd member list, lets the planner pick one step, carries it out and reports the
- * status; it runs again on every pod change and at least every reconcile interval.
+ * status; it runs again on every pod change and at least every reconcile interval. A deleted cluster's pods,
+ * Services, claims and budget go by their owner references, and what this process holds for it by
+ * {@link ClusterDeletion}.
  */
 @ControllerConfiguration(name = EtcdClusterReconciler.NAME)
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
