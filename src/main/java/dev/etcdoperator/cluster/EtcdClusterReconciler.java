@@ -35,6 +35,7 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -72,9 +73,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterStatusBuilder statusBuilder;
     private final Conditions conditions;
     private final ClusterMetrics metrics;
+    private final ClusterDeletion deletion;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
-            EtcdAdmins admins, ClusterMetrics metrics, Clock clock,
+            EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
@@ -82,6 +84,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.client = client;
         this.admins = admins;
         this.metrics = metrics;
+        this.deletion = deletion;
         this.observer = new ClusterObserver(admins);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
@@ -99,6 +102,18 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     @Override
     public UpdateControl<EtcdCluster> reconcile(EtcdCluster cluster, Context<EtcdCluster> context) {
+        try {
+            return reconcileCluster(cluster, context);
+        } finally {
+            // the SDK reports a deletion at once, even while this reconcile runs: what it registered or opened
+            // after that must go too
+            if (context.getPrimaryCache().get(ResourceID.fromResource(cluster)).isEmpty()) {
+                deletion.deleted(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
+            }
+        }
+    }
+
+    private UpdateControl<EtcdCluster> reconcileCluster(EtcdCluster cluster, Context<EtcdCluster> context) {
         if (cluster.getStatus() == null) {
             cluster.setStatus(new EtcdClusterStatus());
         }
