@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.etcdoperator.metrics.MetricNames;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -18,20 +18,21 @@ import io.micrometer.core.instrument.Timer;
  * Backup metrics, labelled with the EtcdBackup's namespace and name and the EtcdCluster it backs up (empty when
  * it names endpoints): {@code etcd_operator_backups_total{result}}, {@code etcd_operator_backup_failures_total{reason}},
  * {@code etcd_operator_backup_duration_seconds}, {@code etcd_operator_backup_size_bytes} and
- * {@code etcd_operator_backup_last_success_timestamp_seconds}.
+ * {@code etcd_operator_backup_last_success_timestamp_seconds}. They go with the EtcdBackup.
  */
 @ApplicationScoped
 public class BackupMetrics {
-    static final String BACKUPS = "etcd_operator_backups";
-    static final String FAILURES = "etcd_operator_backup_failures";
-    static final String DURATION = "etcd_operator_backup_duration";
-    static final String SIZE = "etcd_operator_backup_size_bytes";
-    static final String LAST_SUCCESS = "etcd_operator_backup_last_success_timestamp_seconds";
+    static final String BACKUP = "backup";
+    static final String BACKUPS = MetricNames.name("backups");
+    static final String FAILURES = MetricNames.name("backup.failures");
+    static final String DURATION = MetricNames.name("backup.duration");
+    static final String SIZE = MetricNames.name("backup.size");
+    static final String LAST_SUCCESS = MetricNames.name("backup.last.success.timestamp.seconds");
 
     private record Key(String namespace, String backup) {
     }
 
-    private record Gauges(AtomicLong size, AtomicLong lastSuccess, Meter sizeGauge, Meter lastSuccessGauge) {
+    private record Gauges(AtomicLong size, AtomicLong lastSuccess) {
     }
 
     private final MeterRegistry registry;
@@ -57,27 +58,23 @@ public class BackupMetrics {
         Timer.builder(DURATION).tags(tags.and("result", "failure")).register(registry).record(took);
     }
 
-    /** Drops the gauges of a deleted EtcdBackup, so that no alert fires on a backup that is gone. */
+    /** Drops every series of a deleted EtcdBackup, so that no alert fires on a backup that is gone. */
     void forget(String namespace, String backup) {
-        Gauges g = gauges.remove(new Key(namespace, backup));
-        if (g != null) {
-            registry.remove(g.sizeGauge());
-            registry.remove(g.lastSuccessGauge());
-        }
+        gauges.remove(new Key(namespace, backup));
+        MetricNames.removeAll(registry, MetricNames.name("backup"), namespace, BACKUP, backup);
     }
 
     private Gauges gauges(String namespace, String backup, String cluster) {
         return gauges.computeIfAbsent(new Key(namespace, backup), k -> {
             Tags tags = tags(namespace, backup, cluster);
-            AtomicLong size = new AtomicLong();
-            AtomicLong last = new AtomicLong();
-            Meter sizeGauge = Gauge.builder(SIZE, size, AtomicLong::get).tags(tags).baseUnit("bytes").register(registry);
-            Meter lastGauge = Gauge.builder(LAST_SUCCESS, last, AtomicLong::get).tags(tags).register(registry);
-            return new Gauges(size, last, sizeGauge, lastGauge);
+            Gauges g = new Gauges(new AtomicLong(), new AtomicLong());
+            Gauge.builder(SIZE, g.size(), AtomicLong::get).tags(tags).baseUnit("bytes").register(registry);
+            Gauge.builder(LAST_SUCCESS, g.lastSuccess(), AtomicLong::get).tags(tags).register(registry);
+            return g;
         });
     }
 
     private static Tags tags(String namespace, String backup, String cluster) {
-        return Tags.of("namespace", namespace, "backup", backup, "cluster", cluster == null ? "" : cluster);
+        return MetricNames.tags(namespace, BACKUP, backup).and(MetricNames.CLUSTER, cluster == null ? "" : cluster);
     }
 }

@@ -20,10 +20,8 @@ import dev.etcdoperator.etcd.EtcdAdminOptions;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -35,7 +33,7 @@ import org.jboss.logging.Logger;
  * the next one (or the next retry) is due. The schedule lives in the status, so a restarted operator keeps it.
  */
 @ControllerConfiguration(name = EtcdBackupReconciler.NAME)
-public class EtcdBackupReconciler implements Reconciler<EtcdBackup>, Cleaner<EtcdBackup> {
+public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     public static final String NAME = "etcdbackup";
     public static final String CONDITION = "BackupSucceeded";
     public static final String REASON_TAKEN = "BackupTaken";
@@ -175,12 +173,6 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup>, Cleaner<Etc
         Duration interval = interval(backup.getSpec().getBackupPolicy());
         Instant next = BackupSchedule.decide(interval, history(status), done) instanceof BackupSchedule.Wait w ? w.until() : retry;
         return next;
-    }
-
-    @Override
-    public DeleteControl cleanup(EtcdBackup backup, Context<EtcdBackup> context) {
-        metrics.forget(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
-        return DeleteControl.defaultDelete();
     }
 
     private void setCondition(EtcdBackup backup, String value, String reason, String message) {

@@ -77,7 +77,7 @@ final class ClusterObserver {
         Optional<List<EtcdMember>> members = Optional.empty();
         Map<Long, MemberHealth> health = new HashMap<>();
         if (!clientUrlByPod.isEmpty()) {
-            EtcdAdmin a = admins.forCluster(namespace + "/" + name, new ArrayList<>(clientUrlByPod.values()),
+            EtcdAdmin a = admins.forCluster(key(namespace, name), new ArrayList<>(clientUrlByPod.values()),
                     clientTls);
             admin = Optional.of(a);
             try {
@@ -102,6 +102,11 @@ final class ClusterObserver {
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
                 health, current, domain, peerTls, claims);
         return new Observed(observation, admin, clientUrlByPod);
+    }
+
+    /** The key of a cluster's connection in {@link EtcdAdmins}. */
+    static String key(String namespace, String name) {
+        return namespace + "/" + name;
     }
 
     private static MemberHealth health(EtcdAdmin admin, Member member, String url) {

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.Step;
@@ -19,6 +20,7 @@ import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
+import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -33,6 +35,7 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -41,7 +44,9 @@ import org.jboss.logging.Logger;
 /**
  * The {@code etcdcluster} controller. Each reconcile checks the spec, makes sure the Services exist, observes
  * the member pods and the etcd member list, lets the planner pick one step, carries it out and reports the
- * status; it runs again on every pod change and at least every reconcile interval.
+ * status; it runs again on every pod change and at least every reconcile interval. A deleted cluster's pods,
+ * Services, claims and budget go by their owner references, and what this process holds for it by
+ * {@link ClusterDeletion}.
  */
 @ControllerConfiguration(name = EtcdClusterReconciler.NAME)
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
@@ -67,15 +72,19 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterPlanner planner = new ClusterPlanner(RandomGenerator.of("L64X128MixRandom"));
     private final ClusterStatusBuilder statusBuilder;
     private final Conditions conditions;
+    private final ClusterMetrics metrics;
+    private final ClusterDeletion deletion;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
-            EtcdAdmins admins, Clock clock,
+            EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
         this.interval = interval;
         this.client = client;
         this.admins = admins;
+        this.metrics = metrics;
+        this.deletion = deletion;
         this.observer = new ClusterObserver(admins);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
@@ -93,6 +102,18 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     @Override
     public UpdateControl<EtcdCluster> reconcile(EtcdCluster cluster, Context<EtcdCluster> context) {
+        try {
+            return reconcileCluster(cluster, context);
+        } finally {
+            // the SDK reports a deletion at once, even while this reconcile runs: what it registered or opened
+            // after that must go too
+            if (context.getPrimaryCache().get(ResourceID.fromResource(cluster)).isEmpty()) {
+                deletion.deleted(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
+            }
+        }
+    }
+
+    private UpdateControl<EtcdCluster> reconcileCluster(EtcdCluster cluster, Context<EtcdCluster> context) {
         if (cluster.getStatus() == null) {
             cluster.setStatus(new EtcdClusterStatus());
         }
@@ -148,6 +169,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     + "cannot be used: " + e.getMessage() + " The operator creates and changes nothing for this "
                     + "cluster until it is fixed.");
         }
+        metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         Step step = planner.plan(observed.observation());
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
@@ -158,8 +180,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         try {
             actuator.act(cluster, observed.observation(), observed.admin(), step);
+            metrics.acted(namespace, name, step);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
+            metrics.stepFailed(namespace, name, step);
             LOG.warnf("%s/%s: %s failed: %s", cluster.getMetadata().getNamespace(), name, step.describe(),
                     e.getMessage());
             events.warning(cluster, "StepFailed", step.describe() + " failed: " + e.getMessage()
@@ -210,6 +234,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (isNew) {
             String message = step instanceof Step.Refuse r ? r.message() : ((Step.QuorumLost) step).message();
             events.warning(cluster, reason, message);
+            if (step instanceof Step.Refuse) {
+                metrics.refused(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), reason);
+            }
         }
     }
 

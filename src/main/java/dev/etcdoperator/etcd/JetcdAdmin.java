@@ -4,6 +4,7 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.api.ClusterGrpc;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
+import io.etcd.jetcd.api.MemberListRequest;
 import io.etcd.jetcd.api.MemberListResponse;
 import io.etcd.jetcd.api.MemberRemoveRequest;
 import io.etcd.jetcd.api.RangeRequest;
@@ -74,8 +75,20 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public List<Member> members() {
-        return onCluster("list members", () -> client.getClusterClient().listMember(),
-                r -> r.getMembers().stream().map(JetcdAdmin::member).toList());
+        try {
+            return onCluster("list members", () -> client.getClusterClient().listMember(),
+                    r -> r.getMembers().stream().map(JetcdAdmin::member).toList());
+        } catch (EtcdAdminException e) {
+            if (!EtcdErrors.says(e, "not supported for learner")) {
+                throw e;
+            }
+            // the client picked a learner, which serves no member list: ask each endpoint in turn
+            return onAnyMember("list members", (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
+                    .withDeadline(deadline).memberList(MemberListRequest.getDefaultInstance()))
+                    .getMembersList().stream()
+                    .map(m -> new Member(m.getID(), m.getName(), m.getPeerURLsList(), m.getClientURLsList(), m.getIsLearner()))
+                    .toList();
+        }
     }
 
     @Override

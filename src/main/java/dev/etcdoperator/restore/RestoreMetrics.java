@@ -2,13 +2,13 @@ package dev.etcdoperator.restore;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.etcdoperator.metrics.MetricNames;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 
 /** {@code etcd_operator_restores_total{namespace,restore,cluster,result}}: restores finished, by outcome. */
 @ApplicationScoped
 public class RestoreMetrics {
-    static final String RESTORES = "etcd_operator_restores";
+    static final String RESTORES = MetricNames.name("restores");
 
     private final MeterRegistry registry;
 
@@ -17,7 +17,11 @@ public class RestoreMetrics {
     }
 
     void finished(String namespace, String restore, String cluster, boolean succeeded) {
-        registry.counter(RESTORES, Tags.of("namespace", namespace, "restore", restore, "cluster", cluster,
-                "result", succeeded ? "success" : "failure")).increment();
+        registry.counter(RESTORES, MetricNames.tags(namespace, "restore", restore).and(MetricNames.CLUSTER, cluster)
+                .and("result", succeeded ? "success" : "failure")).increment();
+    }
+
+    void forget(String namespace, String restore) {
+        MetricNames.removeAll(registry, RESTORES, namespace, "restore", restore);
     }
 }

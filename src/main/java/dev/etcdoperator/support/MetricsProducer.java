@@ -1,5 +1,6 @@
 package dev.etcdoperator.support;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -8,14 +9,16 @@ import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Produces the Java Operator SDK's reconcile metrics on the application's registry: without this bean they
- * appear in tests but not in the packaged application.
+ * Produces the Java Operator SDK's reconcile metrics on the application's registry (without this bean they
+ * appear in tests but not in the packaged application), and through them the delete notifications of
+ * {@link DeletedResourceListener}s.
  */
 public class MetricsProducer {
 
     @Produces
     @Singleton
-    Metrics operatorSdkMetrics(MeterRegistry registry) {
-        return MicrometerMetricsV2.newBuilder(registry).withNamespaceAsTag().build();
+    Metrics operatorSdkMetrics(MeterRegistry registry, Instance<DeletedResourceListener> listeners) {
+        return new DeletionAwareMetrics(MicrometerMetricsV2.newBuilder(registry).withNamespaceAsTag().build(),
+                listeners.stream().toList());
     }
 }

@@ -17,7 +17,8 @@ class LayeringTest {
     void theCoreStaysPure() {
         noClasses().that().resideInAPackage("dev.etcdoperator.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.fabric8..", "io.javaoperatorsdk..",
-                        "io.etcd..", "software.amazon..", "io.quarkus..", "jakarta..", "java.net.http..", "java.nio.file..")
+                        "io.etcd..", "software.amazon..", "io.quarkus..", "io.micrometer..", "jakarta..",
+                        "java.net.http..", "java.nio.file..")
                 .check(PRODUCTION);
     }
 

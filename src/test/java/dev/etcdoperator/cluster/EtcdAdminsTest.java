@@ -51,4 +51,21 @@ class EtcdAdminsTest {
         assertThat(opened.get(2).tls()).isNull();
         assertThat(opened.get(1).closed()).hasValue(1);
     }
+
+    @Test
+    void forgettingAClusterClosesItsConnectionOnlyAndTheNextCallOpensAFreshOne() {
+        List<String> urls = List.of("http://127.0.0.2:2379");
+        EtcdAdmin gone = admins.forCluster("ns/gone", urls);
+        admins.forCluster("ns/kept", List.of("http://127.0.0.3:2379"));
+
+        admins.forget("ns/gone");
+        assertThat(opened.get(0).closed()).hasValue(1);
+        assertThat(opened.get(1).closed()).hasValue(0);
+
+        admins.forget("ns/gone");
+        assertThat(opened.get(0).closed()).hasValue(1);
+
+        assertThat(admins.forCluster("ns/gone", urls)).isNotSameAs(gone);
+        assertThat(opened).hasSize(3);
+    }
 }

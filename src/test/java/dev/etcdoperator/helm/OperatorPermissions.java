@@ -22,7 +22,6 @@ final class OperatorPermissions {
             new Permission(CRD_GROUP, "etcdclusters", "get list watch", "the etcdcluster controller's informer"),
             new Permission(CRD_GROUP, "etcdclusters", "create delete", "a restore rebuilds the cluster it names"),
             new Permission(CRD_GROUP, "etcdbackups", "get list watch", "the etcdbackup controller's informer"),
-            new Permission(CRD_GROUP, "etcdbackups", "patch", "the finalizer that lets a deleted backup's metrics go"),
             new Permission(CRD_GROUP, "etcdrestores", "get list watch", "the etcdrestore controller's informer"),
             new Permission(CRD_GROUP, "etcdclusters/status", "patch", "UpdateControl.patchStatus"),
             new Permission(CRD_GROUP, "etcdbackups/status", "patch", "UpdateControl.patchStatus"),

@@ -1,0 +1,108 @@
+package dev.etcdoperator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.etcdoperator.core.cluster.ClusterHealth;
+import dev.etcdoperator.core.cluster.Step;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+class ClusterMetricsTest {
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ClusterMetrics metrics = new ClusterMetrics(registry);
+
+    private double gauge(String name, String cluster, String... tags) {
+        return registry.get(name).tags("namespace", "ns", "cluster", cluster).tags(tags).gauge().value();
+    }
+
+    private double counter(String name, String cluster, String... tags) {
+        return registry.get(name).tags("namespace", "ns", "cluster", cluster).tags(tags).counter().count();
+    }
+
+    @Test
+    void theGaugesShowTheLastObservation() {
+        metrics.observed("ns", "a", new ClusterHealth(2, 1, 1, 3, 5, true, false));
+        assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "healthy")).isEqualTo(2);
+        assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "unhealthy")).isEqualTo(1);
+        assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "learner")).isEqualTo(1);
+        assertThat(gauge(ClusterMetrics.READY_MEMBERS, "a")).isEqualTo(3);
+        assertThat(gauge(ClusterMetrics.DESIRED_MEMBERS, "a")).isEqualTo(5);
+        assertThat(gauge(ClusterMetrics.QUORUM, "a")).isEqualTo(1);
+        assertThat(gauge(ClusterMetrics.HAS_LEADER, "a")).isEqualTo(0);
+
+        metrics.observed("ns", "a", new ClusterHealth(1, 2, 0, 1, 3, false, true));
+        assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "healthy")).isEqualTo(1);
+        assertThat(gauge(ClusterMetrics.DESIRED_MEMBERS, "a")).isEqualTo(3);
+        assertThat(gauge(ClusterMetrics.QUORUM, "a")).isEqualTo(0);
+        assertThat(gauge(ClusterMetrics.HAS_LEADER, "a")).isEqualTo(1);
+    }
+
+    @Test
+    void observingAgainRegistersNothingNew() {
+        metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
+        int meters = registry.getMeters().size();
+        metrics.observed("ns", "a", new ClusterHealth(5, 0, 0, 5, 5, true, true));
+        assertThat(registry.getMeters()).hasSize(meters);
+        assertThat(registry.find(ClusterMetrics.MEMBERS).tags("state", "healthy").gauges()).singleElement()
+                .extracting(Gauge::value).isEqualTo(5.0);
+    }
+
+    @Test
+    void countersStartAtZeroAndCountOnlyMembershipChanges() {
+        metrics.observed("ns", "a", new ClusterHealth(0, 0, 0, 0, 3, false, false));
+        for (String name : new String[] { ClusterMetrics.ADDITIONS, ClusterMetrics.REMOVALS,
+                ClusterMetrics.REPLACEMENTS, ClusterMetrics.UPGRADES }) {
+            assertThat(counter(name, "a")).as(name).isZero();
+        }
+        metrics.acted("ns", "a", new Step.CreateSeed("a-1", "http://a-1:2380", "3.5.17"));
+        metrics.acted("ns", "a", new Step.AddMember("a-2", "http://a-2:2380", "3.5.17"));
+        metrics.acted("ns", "a", new Step.PromoteLearner(2, "a-2"));
+        metrics.acted("ns", "a", new Step.RemoveMember(2, "a-2", Step.RemoveMember.SCALE_DOWN));
+        metrics.acted("ns", "a", new Step.RemoveMember(1, "a-1", Step.RemoveMember.DEAD_MEMBER));
+        metrics.acted("ns", "a", new Step.UpgradeMember("a-3", "3.5.17", "3.5.18"));
+        metrics.acted("ns", "a", new Step.DeletePod("a-1", Step.DeletePod.NOT_A_MEMBER));
+        metrics.acted("ns", "a", new Step.Wait(Step.Wait.MEMBER_STARTING, "waiting"));
+        assertThat(counter(ClusterMetrics.ADDITIONS, "a")).isEqualTo(2);
+        assertThat(counter(ClusterMetrics.REMOVALS, "a")).isEqualTo(1);
+        assertThat(counter(ClusterMetrics.REPLACEMENTS, "a")).isEqualTo(1);
+        assertThat(counter(ClusterMetrics.UPGRADES, "a")).isEqualTo(1);
+    }
+
+    @Test
+    void refusalsAndFailedStepsAreCountedByReasonAndStep() {
+        metrics.refused("ns", "a", "Downgrade");
+        metrics.refused("ns", "a", "Downgrade");
+        metrics.refused("ns", "a", "SkippedMinorVersion");
+        metrics.stepFailed("ns", "a", new Step.AddMember("a-2", "http://a-2:2380", "3.5.17"));
+        assertThat(counter(ClusterMetrics.REFUSALS, "a", "reason", "Downgrade")).isEqualTo(2);
+        assertThat(counter(ClusterMetrics.REFUSALS, "a", "reason", "SkippedMinorVersion")).isEqualTo(1);
+        assertThat(counter(ClusterMetrics.STEP_FAILURES, "a", "step", "AddMember")).isEqualTo(1);
+    }
+
+    @Test
+    void forgettingAClusterRemovesItsMetersAndNoOtherClusters() {
+        registry.counter("etcd.operator.backups", "namespace", "ns", "cluster", "a");
+        metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
+        metrics.refused("ns", "a", "Downgrade");
+        metrics.observed("ns", "b", new ClusterHealth(1, 0, 0, 1, 1, true, true));
+        metrics.observed("other", "a", new ClusterHealth(1, 0, 0, 1, 1, true, true));
+
+        metrics.forget("ns", "a");
+
+        assertThat(registry.getMeters()).map(Meter::getId)
+                .noneMatch(id -> id.getName().startsWith("etcd.operator.cluster.") && "ns".equals(id.getTag("namespace"))
+                        && "a".equals(id.getTag("cluster")))
+                .anyMatch(id -> id.getName().equals("etcd.operator.backups"))
+                .anyMatch(id -> "b".equals(id.getTag("cluster")))
+                .anyMatch(id -> "other".equals(id.getTag("namespace")));
+
+        // a cluster created again under the same name starts afresh
+        metrics.observed("ns", "a", new ClusterHealth(1, 0, 0, 0, 3, true, true));
+        assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "healthy")).isEqualTo(1);
+        assertThat(registry.find(ClusterMetrics.ADDITIONS).tags("cluster", "a", "namespace", "ns").counters())
+                .singleElement().extracting(Counter::count).isEqualTo(0.0);
+    }
+}

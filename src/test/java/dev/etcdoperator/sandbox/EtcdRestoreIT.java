@@ -1,0 +1,305 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.sandbox.support.Etcdctl;
+import dev.etcdoperator.sandbox.support.Kubectl;
+import dev.etcdoperator.sandbox.support.SandboxClusters;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The restore controller on the sandbox with real etcd and a real S3-compatible server: a cluster rebuilt from a
+ * backup holds exactly the backup's data; bad backups and a missing template are refused with the running cluster
+ * untouched; a cluster that lost quorum comes back from its latest periodic backup; the operator killed during
+ * each phase finishes the restore after it starts again.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EtcdRestoreIT {
+    static final String NS = "default";
+    static final String CLUSTER = "alpha";
+    static final String BUCKET = Sandbox.S3_BUCKET;
+    static final Duration WITHIN = Duration.ofSeconds(150);
+    static Sandbox sandbox;
+    static SandboxClusters clusters;
+    static S3Client s3;
+    /** The data in the first backup, key to value. */
+    static Map<String, String> firstBackup;
+
+    @BeforeAll
+    static void start() {
+        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-restore-it")).withS3()
+                .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
+        clusters = new SandboxClusters(sandbox.client(), NS);
+        s3 = sandbox.s3().client();
+        clusters.create(CLUSTER, 3, "3.5.17");
+        clusters.awaitConverged(CLUSTER, 3);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (s3 != null) {
+            s3.close();
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    static KubernetesClient client() {
+        return sandbox.client();
+    }
+
+    @Test
+    @Order(1)
+    void aRestoredClusterHoldsExactlyTheBackupsData() {
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(CLUSTER));
+        for (int i = 0; i < 20; i++) {
+            etcdctl.put("a-" + i, "value-" + i);
+        }
+        backup("b1", BUCKET + "/alpha/b1.db");
+        firstBackup = dump();
+        assertThat(firstBackup).hasSize(20);
+        for (int i = 0; i < 10; i++) {
+            etcdctl.put("later-" + i, "x");
+        }
+        for (int i = 0; i < 5; i++) {
+            etcdctl.run("del", "a-" + i);
+        }
+        String before = uid();
+
+        restore("r1", BUCKET + "/alpha/b1.db");
+        EtcdRestoreStatus status = awaitRestored("r1");
+
+        assertThat(uid()).isNotEqualTo(before);
+        assertThat(dump()).isEqualTo(firstBackup);
+        assertThat(status.getConditions()).filteredOn(c -> List.of("Preflight", "Deleting", "Restoring", "Growing", "Done")
+                .contains(c.getType())).hasSize(5).allSatisfy(c -> assertThat(c.getStatus()).isEqualTo("True"));
+        assertThat(status.getRestoredRevision()).isPositive();
+        assertThat(reasons("r1")).contains("PreflightPassed", "TemplateDeleted", "ClusterCreated", "Restored");
+        EtcdCluster restored = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
+        assertThat(restored.getMetadata().getAnnotations()).containsEntry("etcd.database.coreos.com/restored-by", "r1");
+        assertThat(restored.getSpec().getSize()).isEqualTo(3);
+    }
+
+    @Test
+    @Order(2)
+    void aMissingObjectIsRefusedAndTheClusterKeepsRunning() {
+        assertRefusedUntouched("missing", BUCKET + "/alpha/none.db", "S3ObjectNotFound");
+    }
+
+    @Test
+    @Order(3)
+    void aTruncatedObjectIsRefused() throws Exception {
+        byte[] whole = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("alpha/b1.db")).asByteArray();
+        byte[] cut = Arrays.copyOf(whole, whole.length - 1000);
+        s3.putObject(b -> b.bucket(BUCKET).key("alpha/truncated.db"), RequestBody.fromBytes(cut));
+        EtcdRestoreStatus status = assertRefusedUntouched("truncated", BUCKET + "/alpha/truncated.db", "VerificationFailed");
+        assertThat(status.getReason()).contains("truncated");
+    }
+
+    @Test
+    @Order(4)
+    void anObjectWithAFlippedByteIsRefused() {
+        Map<String, String> metadata = s3.headObject(b -> b.bucket(BUCKET).key("alpha/b1.db")).metadata();
+        byte[] bytes = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("alpha/b1.db")).asByteArray();
+        bytes[bytes.length / 2] ^= 0x10;
+        s3.putObject(b -> b.bucket(BUCKET).key("alpha/flipped.db").metadata(metadata), RequestBody.fromBytes(bytes));
+        EtcdRestoreStatus status = assertRefusedUntouched("flipped", BUCKET + "/alpha/flipped.db", "VerificationFailed");
+        assertThat(status.getReason()).contains("checksum");
+    }
+
+    @Test
+    @Order(5)
+    void aMissingTemplateClusterIsRefused() {
+        apply("no-template", "nosuchcluster", BUCKET + "/alpha/b1.db");
+        EtcdRestoreStatus status = awaitFailed("no-template", "TemplateNotFound");
+        assertThat(status.getPhase()).isEqualTo("Failed");
+        assertThat(client().resources(EtcdCluster.class).inNamespace(NS).withName("nosuchcluster").get()).isNull();
+    }
+
+    @Test
+    @Order(10)
+    void aClusterThatLostQuorumComesBackFromItsLatestPeriodicBackup() {
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(CLUSTER));
+        for (int i = 0; i < 10; i++) {
+            etcdctl.put("q-" + i, "quorum-" + i);
+        }
+        applyBackup("every", """
+                etcdCluster: {name: %s}
+                backupPolicy: {backupIntervalInSecond: 2, maxBackups: 2}
+                s3: {path: %s/alpha/periodic, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        await().atMost(WITHIN).until(() -> backupStatus("every").getSucceeded() == Boolean.TRUE);
+        Map<String, String> expected = dump();
+        client().resources(EtcdBackup.class).inNamespace(NS).withName("every").edit(b -> {
+            b.getSpec().getBackupPolicy().setBackupIntervalInSecond(3600L);
+            return b;
+        });
+        String latest = backupStatus("every").getBackupPath();
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key(latest.substring(BUCKET.length() + 1))).metadata())
+                .containsKey("etcd-backup-sha256");
+        List<Pod> pods = clusters.pods(CLUSTER);
+        for (Pod victim : pods.subList(0, 2)) {
+            ProcessHandle.of(SandboxClusters.pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        await().atMost(WITHIN).until(() -> "QuorumLost".equals(clusters.status(CLUSTER).getReason()));
+
+        restore("after-quorum-loss", latest);
+        awaitRestored("after-quorum-loss");
+        assertThat(dump()).isEqualTo(expected);
+    }
+
+    @Test
+    @Order(20)
+    void anOperatorKilledInEachPhaseFinishesTheRestore() {
+        Map<String, String> data = dump();
+        String path = BUCKET + "/alpha/for-kills.db";
+        backup("for-kills", path);
+        int n = 0;
+        for (String phase : List.of("Preflight", "Deleting", "Restoring", "Growing")) {
+            String name = "killed-in-" + phase.toLowerCase();
+            restore(name, path);
+            if (!phase.equals("Preflight")) {
+                await().atMost(WITHIN).pollInterval(Duration.ofMillis(20)).until(() -> phase.equals(restoreStatus(name).getPhase()));
+            }
+            sandbox.operator().kill();
+            sandbox.startOperator();
+            awaitRestored(name);
+            assertThat(dump()).as("after the operator was killed in %s", phase).isEqualTo(data);
+            assertThat(client().resources(EtcdCluster.class).inNamespace(NS).list().getItems())
+                    .extracting(c -> c.getMetadata().getName()).containsOnlyOnce(CLUSTER);
+            n++;
+        }
+        assertThat(n).isEqualTo(4);
+    }
+
+    // ---- helpers
+
+    static EtcdRestoreStatus assertRefusedUntouched(String name, String path, String reason) {
+        String uid = uid();
+        Map<String, String> before = dump();
+        List<String> podsBefore = clusters.pods(CLUSTER).stream().map(p -> p.getMetadata().getUid()).sorted().toList();
+        restore(name, path);
+        EtcdRestoreStatus status = awaitFailed(name, reason);
+        assertThat(status.getPhase()).isEqualTo("Failed");
+        assertThat(status.getReason()).contains("nothing was changed");
+        assertThat(uid()).isEqualTo(uid);
+        assertThat(clusters.pods(CLUSTER).stream().map(p -> p.getMetadata().getUid()).sorted().toList()).isEqualTo(podsBefore);
+        assertThat(dump()).isEqualTo(before);
+        EtcdCluster cluster = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
+        assertThat(cluster.getMetadata().getAnnotations() == null ? Map.of() : cluster.getMetadata().getAnnotations())
+                .doesNotContainKey("etcd.database.coreos.com/restoring");
+        return status;
+    }
+
+    static void restore(String name, String path) {
+        apply(name, CLUSTER, path);
+    }
+
+    static void apply(String name, String cluster, String path) {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  etcdCluster: {name: %s}
+                  backupStorageType: S3
+                  s3: {path: "%s", awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(name, NS, cluster, path, sandbox.s3().endpoint()), EtcdRestore.class)).create();
+    }
+
+    static EtcdRestoreStatus restoreStatus(String name) {
+        EtcdRestore r = client().resources(EtcdRestore.class).inNamespace(NS).withName(name).get();
+        return r == null || r.getStatus() == null ? new EtcdRestoreStatus() : r.getStatus();
+    }
+
+    /** Succeeded, and the cluster is available at full size at that moment. */
+    static EtcdRestoreStatus awaitRestored(String name) {
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(restoreStatus(name).getSucceeded())
+                .as("%s: phase %s, %s", name, restoreStatus(name).getPhase(), restoreStatus(name).getReason()).isTrue());
+        clusters.awaitConverged(CLUSTER, 3);
+        return restoreStatus(name);
+    }
+
+    static EtcdRestoreStatus awaitFailed(String name, String reason) {
+        await().atMost(WITHIN).untilAsserted(() -> {
+            EtcdRestoreStatus s = restoreStatus(name);
+            assertThat(s.getSucceeded()).isFalse();
+            assertThat(s.getReason()).startsWith(reason + ": ");
+        });
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(clusters.events(name)).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo(reason);
+        }));
+        return restoreStatus(name);
+    }
+
+    static void backup(String name, String path) {
+        applyBackup(name, """
+                etcdCluster: {name: %s}
+                s3: {path: %s, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, path, sandbox.s3().endpoint()));
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(backupStatus(name).getSucceeded())
+                .as(backupStatus(name).getReason()).isTrue());
+    }
+
+    static void applyBackup(String name, String spec) {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdBackup
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  storageType: S3
+                  %s
+                """.formatted(name, NS, spec.strip().replace("\n", "\n  ")), EtcdBackup.class)).create();
+    }
+
+    static EtcdBackupStatus backupStatus(String name) {
+        EtcdBackup b = client().resources(EtcdBackup.class).inNamespace(NS).withName(name).get();
+        return b == null || b.getStatus() == null ? new EtcdBackupStatus() : b.getStatus();
+    }
+
+    static String uid() {
+        return client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get().getMetadata().getUid();
+    }
+
+    static List<String> reasons(String name) {
+        return clusters.events(name).stream().map(Event::getReason).toList();
+    }
+
+    /** Every key of the cluster with its value. */
+    static Map<String, String> dump() {
+        Kubectl.Result r = new Etcdctl(clusters.endpoints(CLUSTER)).run("get", "", "--prefix");
+        assertThat(r.ok()).as(r.output()).isTrue();
+        List<String> lines = Arrays.stream(r.output().split("\n")).toList();
+        Map<String, String> keys = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < lines.size(); i += 2) {
+            keys.put(lines.get(i), lines.get(i + 1));
+        }
+        return keys;
+    }
+}
