@@ -21,6 +21,7 @@ final class OperatorPermissions {
     static final List<Permission> WATCHED_NAMESPACES = List.of(
             new Permission(CRD_GROUP, "etcdclusters", "get list watch", "the etcdcluster controller's informer"),
             new Permission(CRD_GROUP, "etcdclusters", "create delete", "a restore rebuilds the cluster it names"),
+            new Permission(CRD_GROUP, "etcdclusters", "update", "a restore marks the template it is about to replace"),
             new Permission(CRD_GROUP, "etcdbackups", "get list watch", "the etcdbackup controller's informer"),
             new Permission(CRD_GROUP, "etcdrestores", "get list watch", "the etcdrestore controller's informer"),
             new Permission(CRD_GROUP, "etcdclusters/status", "patch", "UpdateControl.patchStatus"),
@@ -31,7 +32,7 @@ final class OperatorPermissions {
             new Permission("", "services", "get create", "the client and peer Services"),
             new Permission("", "persistentvolumeclaims", "get list create delete", "members on claims"),
             new Permission("", "secrets", "get", "TLS secrets; S3 credentials"),
-            new Permission("", "secrets", "create delete", "a restore's short-lived token secret"),
+            new Permission("", "secrets", "create update", "a restore's Secret with the snapshot's presigned URL"),
             new Permission("", "events", "create", "EventRecorder"),
             new Permission("policy", "poddisruptionbudgets", "get create update", "one budget per cluster"));
 
