@@ -197,10 +197,10 @@ final class AuthenticatingFront implements AutoCloseable {
             ExecutorService running) throws IOException {
         Framing body = request.requestFraming();
         upOut.write(request.raw());
+        // now: a client that asks for 100 Continue sends its body only once s3mock has the head and answers
+        upOut.flush();
         Future<?> pump = null;
-        if (body.kind() == Framing.Kind.NONE) {
-            upOut.flush();
-        } else {
+        if (body.kind() != Framing.Kind.NONE) {
             OutputStream to = upOut;
             pump = running.submit(() -> {
                 copy(body, in, to);
