@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,12 +28,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * An S3-compatible server for tests and the sandbox: Adobe's s3mock (its Spring Boot exec jar, fetched from Maven
  * Central by the build into {@code target/s3mock/}) run as a child process of its own, bound to one loopback
- * address only.
+ * address only, behind a front in this JVM that checks credentials as S3 does.
  *
- * <p>It serves plain HTTP on {@link #port()} (the endpoint) and HTTPS with s3mock's self-signed certificate on
- * {@link #httpsPort()}. Ports left at 0 are chosen once, at the first start, and kept: {@link #kill()} then
- * {@link #start()} brings the server back on the same ports with the same data. s3mock checks no signatures; any
- * credentials are accepted, but clients are given {@link #ACCESS_KEY}/{@link #SECRET_KEY}.
+ * <p>The endpoint, plain HTTP on {@link #port()}, is the front ({@link AuthenticatingFront}): it accepts requests
+ * signed (AWS Signature Version 4, header or presigned URL) with {@link #ACCESS_KEY}/{@link #SECRET_KEY} for
+ * {@link #REGION}, refuses others with S3's errors ({@code InvalidAccessKeyId}, {@code SignatureDoesNotMatch},
+ * {@code AccessDenied}), and passes accepted ones to s3mock's own plain HTTP port, {@link #s3mockPort()}. s3mock
+ * also serves HTTPS with its self-signed certificate on {@link #httpsPort()}, unchecked. Ports left at 0 are chosen
+ * once and kept: {@link #kill()} then {@link #start()} brings the server back on the same ports with the same data.
  */
 public final class S3Server implements AutoCloseable {
     /** System property with the path of s3mock's exec jar; set by Maven for the sandbox tests and the sandbox. */
@@ -48,7 +51,9 @@ public final class S3Server implements AutoCloseable {
     private final Path logFile;
     private final Path loopbackBeans;
     private final int port;
+    private final int s3mockPort;
     private final int httpsPort;
+    private final AuthenticatingFront front;
     private final Thread shutdownHook = new Thread(this::destroyForcibly, "stop-s3-server");
     private boolean hookRegistered;
     private volatile Process process;
@@ -113,6 +118,14 @@ public final class S3Server implements AutoCloseable {
             https = freePort(inet);
         }
         this.httpsPort = https;
+        int internal = freePort(inet);
+        while (internal == port || internal == httpsPort) {
+            internal = freePort(inet);
+        }
+        this.s3mockPort = internal;
+        this.front = new AuthenticatingFront(new InetSocketAddress(inet, port),
+                new InetSocketAddress(inet, s3mockPort),
+                new SigV4Check(ACCESS_KEY, SECRET_KEY, REGION, Clock.systemUTC()));
     }
 
     /** Starts a server and waits until it answers and its buckets exist. */
@@ -126,7 +139,10 @@ public final class S3Server implements AutoCloseable {
         }
     }
 
-    /** Starts the server (again, after {@link #kill()} or {@link #close()}) on the same ports and data directory. */
+    /**
+     * Starts the server (again, after {@link #kill()} or {@link #close()}) on the same ports and data directory:
+     * s3mock first, then, once it answers, the front on the endpoint.
+     */
     public synchronized S3Server start() {
         if (alive()) {
             throw new IllegalStateException("the S3 server is already running, pid " + process.pid());
@@ -150,6 +166,7 @@ public final class S3Server implements AutoCloseable {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try {
             awaitAnswer(current, http);
+            front.open();
         } catch (RuntimeException e) {
             current.destroyForcibly();
             waitFor(current, Duration.ofSeconds(30));
@@ -160,7 +177,7 @@ public final class S3Server implements AutoCloseable {
     }
 
     private void awaitAnswer(Process current, HttpClient http) {
-        Awaitility.await("the S3 server to answer on " + endpoint() + " (log: " + logFile + ")")
+        Awaitility.await("s3mock to answer on " + s3mockEndpoint() + " (log: " + logFile + ")")
                 .atMost(START_TIMEOUT).pollDelay(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsInstanceOf(IOException.class)
                 .until(() -> {
@@ -177,7 +194,7 @@ public final class S3Server implements AutoCloseable {
         List<String> paths = settings.buckets().isEmpty() ? List.of("/")
                 : settings.buckets().stream().map(b -> "/" + b).toList();
         for (String path : paths) {
-            HttpRequest head = HttpRequest.newBuilder(URI.create(endpoint() + path))
+            HttpRequest head = HttpRequest.newBuilder(URI.create(s3mockEndpoint() + path))
                     .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build();
             if (http.send(head, HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
                 return false;
@@ -195,7 +212,7 @@ public final class S3Server implements AutoCloseable {
                 // the main connector (HTTPS) honours server.address ...
                 "--server.address=" + settings.address(),
                 "--server.port=" + httpsPort,
-                "--http.port=" + port,
+                "--http.port=" + s3mockPort,
                 // ... the additional plain HTTP connector does not: these beans give it the same address
                 "--spring.main.sources=" + loopbackBeans.toUri(),
                 "--spring.main.banner-mode=off",
@@ -235,8 +252,12 @@ public final class S3Server implements AutoCloseable {
                 """.formatted(settings.address()), StandardCharsets.UTF_8);
     }
 
-    /** SIGKILL, as a crash would: uploads in flight fail, what was stored before stays in the data directory. */
+    /**
+     * SIGKILL, as a crash would: the endpoint stops listening and drops its connections, uploads in flight fail,
+     * what was stored before stays in the data directory.
+     */
     public synchronized void kill() {
+        front.stop();
         Process current = process;
         if (current != null) {
             current.destroyForcibly();
@@ -244,9 +265,10 @@ public final class S3Server implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, then SIGKILL after 20 s; the data stays. Idempotent. */
+    /** Stops the front, then s3mock: SIGTERM, then SIGKILL after 20 s; the data stays. Idempotent. */
     @Override
     public synchronized void close() {
+        front.close();
         Process current = process;
         if (current != null && current.isAlive()) {
             current.destroy();
@@ -283,12 +305,17 @@ public final class S3Server implements AutoCloseable {
 
     /** A new client for this server: path-style, endpoint override, static credentials, {@link #REGION}. */
     public S3Client client() {
+        return client(ACCESS_KEY, SECRET_KEY);
+    }
+
+    /** A new client as {@link #client()}, with other credentials: to see them refused. */
+    public S3Client client(String accessKeyId, String secretAccessKey) {
         return S3Client.builder()
                 .endpointOverride(URI.create(endpoint()))
                 .forcePathStyle(true)
                 .region(Region.of(REGION))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY,
-                        SECRET_KEY)))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId,
+                        secretAccessKey)))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(60)).build())
                 .build();
     }
@@ -303,9 +330,14 @@ public final class S3Server implements AutoCloseable {
         return "[default]\nregion = " + REGION + "\n";
     }
 
-    /** {@code http://<address>:<port>}, without a trailing slash. */
+    /** {@code http://<address>:<port>}, without a trailing slash: the front, which checks credentials. */
     public String endpoint() {
         return "http://" + settings.address() + ":" + port;
+    }
+
+    /** s3mock's own plain HTTP port, behind the front: no credentials checked there. For measurements. */
+    public String s3mockEndpoint() {
+        return "http://" + settings.address() + ":" + s3mockPort;
     }
 
     public String httpsEndpoint() {
@@ -322,6 +354,11 @@ public final class S3Server implements AutoCloseable {
 
     public int httpsPort() {
         return httpsPort;
+    }
+
+    /** s3mock's own plain HTTP port, behind the front. */
+    public int s3mockPort() {
+        return s3mockPort;
     }
 
     public String region() {
@@ -349,12 +386,13 @@ public final class S3Server implements AutoCloseable {
         return logFile;
     }
 
+    /** Whether s3mock runs (the front listens from its start until {@link #kill()} or {@link #close()}). */
     public boolean alive() {
         Process current = process;
         return current != null && current.isAlive();
     }
 
-    /** The server's pid; it is the java process itself. */
+    /** s3mock's pid; it is the java process itself (the front runs in this JVM). */
     public long pid() {
         Process current = process;
         if (current == null) {

@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -19,9 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.etcdoperator.sandbox.support.ListeningSockets;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,11 +39,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -43,10 +52,12 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * The sandbox's S3 server (s3mock in its own process) spoken to with the AWS SDK v2 as the operator speaks to it:
- * path-style, endpoint override, static credentials, default checksums.
+ * The sandbox's S3 server (s3mock in its own process, behind the front that checks credentials) spoken to with the
+ * AWS SDK v2 as the operator speaks to it: path-style, endpoint override, static credentials, default checksums;
+ * and with wrong credentials, none, and presigned URLs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class S3ServerIT {
@@ -84,11 +95,17 @@ class S3ServerIT {
     void listensOnItsLoopbackAddressOnly() {
         List<ListeningSockets.Listener> listeners = ListeningSockets.of(server.pid());
 
+        // s3mock: its own plain HTTP port (behind the front) and HTTPS
         assertThat(listeners).as("listening sockets of pid %d", server.pid())
                 .extracting(ListeningSockets.Listener::toString)
-                .containsExactlyInAnyOrder(server.address() + ":" + server.port(),
+                .containsExactlyInAnyOrder(server.address() + ":" + server.s3mockPort(),
                         server.address() + ":" + server.httpsPort());
         assertThat(listeners).noneMatch(ListeningSockets.Listener::onEveryInterface);
+        // the front, in this JVM, on the endpoint
+        assertThat(ListeningSockets.of(ProcessHandle.current().pid()))
+                .extracting(ListeningSockets.Listener::toString)
+                .contains(server.address() + ":" + server.port())
+                .doesNotContain("0.0.0.0:" + server.port());
     }
 
     @Test
@@ -166,14 +183,105 @@ class S3ServerIT {
 
     @Test
     @Order(5)
-    void signaturesAreNotChecked() {
-        // a limit of s3mock, written down so that a change in it is noticed: any secret key is accepted
-        try (S3Client wrong = S3Client.builder().endpointOverride(URI.create(server.endpoint()))
-                .forcePathStyle(true).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create("nobody", "wrong")))
-                .httpClient(UrlConnectionHttpClient.create()).build()) {
-            wrong.headBucket(b -> b.bucket(BUCKET));
+    void anUnknownAccessKeyIdIsRefusedWithInvalidAccessKeyId() {
+        try (S3Client wrong = server.client("nobody", S3Server.SECRET_KEY)) {
+            assertThatThrownBy(() -> wrong.getObjectAsBytes(b -> b.bucket(BUCKET).key("plain/hello.txt")))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> {
+                        assertThat(e.statusCode()).isEqualTo(403);
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidAccessKeyId");
+                    });
+            assertThatThrownBy(() -> wrong.listObjectsV2(b -> b.bucket(BUCKET)))
+                    .isInstanceOfSatisfying(S3Exception.class,
+                            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidAccessKeyId"));
+            // HEAD answers carry no body, so no code: the status says it
+            assertThatThrownBy(() -> wrong.headBucket(b -> b.bucket(BUCKET)))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+            // an upload is refused before its body is sent: the SDK asks for 100 Continue and gets 403 at once, as
+            // from S3; Java 17's HttpURLConnection then drops the answer's body, so only the status is left
+            assertThatThrownBy(() -> wrong.putObject(b -> b.bucket(BUCKET).key("refused/put.bin"),
+                    RequestBody.fromBytes(randomBytes(2 * MIB, 7))))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+        }
+        assertThat(keys("refused/")).isEmpty();
+    }
+
+    @Test
+    @Order(5)
+    void aWrongSecretKeyIsRefusedWithSignatureDoesNotMatch() {
+        try (S3Client wrong = server.client(S3Server.ACCESS_KEY, "not-the-secret")) {
+            assertThatThrownBy(() -> wrong.getObjectAsBytes(b -> b.bucket(BUCKET).key("plain/hello.txt")))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> {
+                        assertThat(e.statusCode()).isEqualTo(403);
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("SignatureDoesNotMatch");
+                    });
+            assertThatThrownBy(() -> wrong.putObject(b -> b.bucket(BUCKET).key("refused/put.bin"),
+                    RequestBody.fromBytes(randomBytes(2 * MIB, 7))))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+            assertThatThrownBy(() -> wrong.createMultipartUpload(b -> b.bucket(BUCKET).key("refused/mp.bin")))
+                    .isInstanceOfSatisfying(S3Exception.class,
+                            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("SignatureDoesNotMatch"));
+        }
+        assertThat(keys("refused/")).isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("refused/")).uploads()).isEmpty();
+    }
+
+    @Test
+    @Order(5)
+    void aRequestWithoutCredentialsIsRefusedWithAccessDenied() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> get = http.send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/" + BUCKET
+                + "/plain/hello.txt")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(get.statusCode()).isEqualTo(403);
+        assertThat(get.headers().firstValue("content-type")).contains("application/xml");
+        assertThat(get.body()).contains("<Code>AccessDenied</Code>").contains("<Message>Access Denied</Message>");
+
+        // a body sent anyway is read and dropped: the connection carries the next request
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/" + BUCKET
+                        + "/refused/anonymous")).PUT(HttpRequest.BodyPublishers.ofByteArray(randomBytes(MIB, 8)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).isEqualTo(403);
+        assertThat(put.body()).contains("<Code>AccessDenied</Code>");
+        assertThat(keys("refused/")).isEmpty();
+    }
+
+    @Test
+    @Order(5)
+    void aPresignedGetWorksFromWgetAndAnyHttpClient() throws Exception {
+        try (S3Presigner presigner = presigner(S3Server.SECRET_KEY)) {
+            URL url = presigner.presignGetObject(b -> b.signatureDuration(Duration.ofMinutes(5))
+                    .getObjectRequest(g -> g.bucket(BUCKET).key("plain/hello.txt"))).url();
+
+            HttpResponse<String> got = HttpClient.newHttpClient().send(HttpRequest.newBuilder(url.toURI()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(got.statusCode()).isEqualTo(200);
+            assertThat(got.body()).isEqualTo("hello, S3");
+
+            Path file = Files.createTempFile(Path.of("target"), "presigned", ".txt");
+            try {
+                Process wget = new ProcessBuilder("wget", "-q", "-O", file.toString(), url.toString())
+                        .redirectErrorStream(true).start();
+                assertThat(wget.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(wget.exitValue()).as(new String(wget.getInputStream().readAllBytes(),
+                        StandardCharsets.UTF_8)).isZero();
+                assertThat(Files.readString(file)).isEqualTo("hello, S3");
+            } finally {
+                Files.deleteIfExists(file);
+            }
+
+            // changing what was signed breaks the signature
+            URI otherKey = URI.create(url.toString().replace("plain/hello.txt", "plain/large.bin"));
+            HttpResponse<String> tampered = HttpClient.newHttpClient().send(HttpRequest.newBuilder(otherKey).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(tampered.statusCode()).isEqualTo(403);
+            assertThat(tampered.body()).contains("<Code>SignatureDoesNotMatch</Code>");
+        }
+        try (S3Presigner wrongSecret = presigner("not-the-secret")) {
+            URL url = wrongSecret.presignGetObject(b -> b.signatureDuration(Duration.ofMinutes(5))
+                    .getObjectRequest(g -> g.bucket(BUCKET).key("plain/hello.txt"))).url();
+            HttpResponse<String> refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(url.toURI())
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("<Code>SignatureDoesNotMatch</Code>");
         }
     }
 
@@ -256,7 +364,13 @@ class S3ServerIT {
                 .satisfies(e -> System.out.println("the upload of part 2 failed with: " + e));
         assertThat(server.alive()).isFalse();
         assertThat(ProcessHandle.of(killedPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(BUCKET))).isInstanceOf(SdkException.class);
+        // the endpoint refuses connections, as a dead server's would
+        assertThat(ListeningSockets.of(ProcessHandle.current().pid())).extracting(ListeningSockets.Listener::port)
+                .doesNotContain(server.port());
+        Awaitility.await("the front's threads to end").atMost(Duration.ofSeconds(10))
+                .until(() -> frontThreads().isEmpty());
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(BUCKET))).isInstanceOf(SdkClientException.class)
+                .satisfies(e -> assertThat(e).hasRootCauseInstanceOf(ConnectException.class));
 
         server.start();
 
@@ -291,8 +405,24 @@ class S3ServerIT {
 
         assertThat(server.alive()).isFalse();
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(BUCKET))).isInstanceOf(SdkException.class);
+        Awaitility.await("the front's threads to end").atMost(Duration.ofSeconds(10))
+                .until(() -> frontThreads().isEmpty());
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(BUCKET))).isInstanceOf(SdkClientException.class)
+                .satisfies(e -> assertThat(e).hasRootCauseInstanceOf(ConnectException.class));
         server.close(); // idempotent
+    }
+
+    private static List<String> frontThreads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(name -> name.startsWith("s3-front-")).toList();
+    }
+
+    private static S3Presigner presigner(String secretKey) {
+        return S3Presigner.builder().endpointOverride(URI.create(server.endpoint())).region(Region.US_EAST_1)
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(S3Server.ACCESS_KEY,
+                        secretKey)))
+                .build();
     }
 
     private static List<CompletedPart> uploadParts(String key, byte[] content, int partSize) {
