@@ -18,6 +18,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.sandbox.admission.CrdAdmissionControl;
 import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
 import dev.etcdoperator.sandbox.support.Etcdctl;
+import dev.etcdoperator.sandbox.support.PrometheusText;
 import dev.etcdoperator.sandbox.support.RestoredEtcd;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.etcd.jetcd.ByteSequence;
@@ -160,6 +161,37 @@ class EtcdBackupIT {
         client().resource(new SecretBuilder().withNewMetadata().withName("later").withNamespace(NS).endMetadata()
                 .withData(aws.getData()).build()).create();
         awaitSucceeded("no-secret");
+    }
+
+    @Test
+    @Order(15)
+    void wrongCredentialsAreReportedAsAccessDenied() {
+        client().resource(new SecretBuilder().withNewMetadata().withName("wrong").withNamespace(NS).endMetadata()
+                .addToStringData("credentials", "[default]\naws_access_key_id = not-the-key\naws_secret_access_key = nope\n")
+                .addToStringData("config", "[default]\nregion = us-east-1\n").build()).create();
+        apply("wrong-keys", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: %s/wrong-keys/snapshot.db, awsSecret: wrong, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        assertThat(awaitFailure("wrong-keys", "S3AccessDenied").getReason()).contains("access denied");
+        assertThat(objects("wrong-keys/")).isEmpty();
+    }
+
+    @Test
+    @Order(16)
+    void theMetricsCountBackupsTakenAndFailed() {
+        PrometheusText m = PrometheusText.parse(sandbox.operator().get("/q/metrics").body());
+        assertThat(m.value("etcd_operator_backups_total", "backup", "once", "result", "success")).isEqualTo(1.0);
+        assertThat(m.value("etcd_operator_backup_size_bytes", "backup", "once"))
+                .isEqualTo((double) status("once").getBackupSize());
+        assertThat(m.value("etcd_operator_backup_last_success_timestamp_seconds", "backup", "once"))
+                .isEqualTo((double) java.time.Instant.parse(status("once").getLastSuccessDate()).getEpochSecond());
+        assertThat(m.value("etcd_operator_backup_duration_seconds_count", "backup", "once", "result", "success")).isEqualTo(1.0);
+        assertThat(m.value("etcd_operator_backup_failures_total", "backup", "no-bucket", "reason", "S3BucketNotFound"))
+                .isGreaterThanOrEqualTo(1.0);
+        assertThat(m.value("etcd_operator_backups_total", "backup", "by-name", "cluster", CLUSTER, "result", "success"))
+                .isEqualTo(1.0);
+        assertThat(m.series("etcd_operator_backups_total", "backup", "every")).as("a deleted backup's series go").isEmpty();
     }
 
     @Test

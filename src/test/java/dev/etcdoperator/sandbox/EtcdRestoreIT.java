@@ -17,9 +17,11 @@ import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.Kubectl;
+import dev.etcdoperator.sandbox.support.PrometheusText;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
@@ -130,6 +132,37 @@ class EtcdRestoreIT {
         s3.putObject(b -> b.bucket(BUCKET).key("alpha/flipped.db").metadata(metadata), RequestBody.fromBytes(bytes));
         EtcdRestoreStatus status = assertRefusedUntouched("flipped", BUCKET + "/alpha/flipped.db", "VerificationFailed");
         assertThat(status.getReason()).contains("checksum");
+    }
+
+    @Test
+    @Order(6)
+    void wrongCredentialsAreRefused() {
+        client().resource(new SecretBuilder().withNewMetadata().withName("wrong").withNamespace(NS).endMetadata()
+                .addToStringData("credentials", "[default]\naws_access_key_id = " + sandbox.s3().accessKey()
+                        + "\naws_secret_access_key = not-the-secret\n")
+                .addToStringData("config", "[default]\nregion = us-east-1\n").build()).create();
+        String uid = uid();
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata: {name: wrong-keys, namespace: %s}
+                spec:
+                  etcdCluster: {name: %s}
+                  backupStorageType: S3
+                  s3: {path: "%s/alpha/b1.db", awsSecret: wrong, endpoint: "%s", forcePathStyle: true}
+                """.formatted(NS, CLUSTER, BUCKET, sandbox.s3().endpoint()), EtcdRestore.class)).create();
+        EtcdRestoreStatus status = awaitFailed("wrong-keys", "S3AccessDenied");
+        assertThat(status.getReason()).contains("SignatureDoesNotMatch").contains("nothing was changed");
+        assertThat(uid()).isEqualTo(uid);
+    }
+
+    @Test
+    @Order(7)
+    void theMetricsCountRestoresDoneAndFailed() {
+        PrometheusText m = PrometheusText.parse(sandbox.operator().get("/q/metrics").body());
+        assertThat(m.value("etcd_operator_restores_total", "restore", "r1", "cluster", CLUSTER, "result", "success")).isEqualTo(1.0);
+        assertThat(m.value("etcd_operator_restores_total", "restore", "missing", "result", "failure")).isEqualTo(1.0);
+        assertThat(m.series("etcd_operator_restores_total", "restore", "r1", "result", "failure")).isEmpty();
     }
 
     @Test
