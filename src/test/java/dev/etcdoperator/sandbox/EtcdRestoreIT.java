@@ -200,6 +200,15 @@ class EtcdRestoreIT {
             ProcessHandle.of(SandboxClusters.pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
         }
         await().atMost(WITHIN).until(() -> "QuorumLost".equals(clusters.status(CLUSTER).getReason()));
+        // what survives can still be saved: a snapshot needs no quorum
+        Pod survivor = pods.get(2);
+        applyBackup("last-words", """
+                etcdEndpoints: ["http://%s.%s.%s.svc:2379"]
+                s3: {path: %s/alpha/last-words.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(survivor.getMetadata().getName(), CLUSTER, NS, BUCKET, sandbox.s3().endpoint()));
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(backupStatus("last-words").getSucceeded())
+                .as(backupStatus("last-words").getReason()).isTrue());
+        assertThat(backupStatus("last-words").getEtcdRevision()).isGreaterThanOrEqualTo(backupStatus("every").getEtcdRevision());
 
         restore("after-quorum-loss", latest);
         awaitRestored("after-quorum-loss");
