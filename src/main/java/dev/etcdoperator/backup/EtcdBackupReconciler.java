@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
-import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.core.backup.BackupFailure;
@@ -176,13 +175,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     }
 
     private void setCondition(EtcdBackup backup, String value, String reason, String message) {
-        Condition c = new Condition();
-        c.setType(CONDITION);
-        c.setStatus(value);
-        c.setReason(reason);
-        c.setMessage(message);
-        backup.getStatus().setConditions(conditions.set(backup.getStatus().getConditions(), c,
-                backup.getMetadata().getGeneration()));
+        conditions.put(backup.getStatus(), CONDITION, value, reason, message, backup.getMetadata().getGeneration());
     }
 
     private static BackupSchedule.History history(EtcdBackupStatus status) {

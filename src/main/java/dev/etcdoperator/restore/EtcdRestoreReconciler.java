@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
@@ -236,13 +235,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     }
 
     private void setCondition(EtcdRestore restore, String type, String value, String reason, String message) {
-        Condition c = new Condition();
-        c.setType(type);
-        c.setStatus(value);
-        c.setReason(reason);
-        c.setMessage(message);
-        restore.getStatus().setConditions(conditions.set(restore.getStatus().getConditions(), c,
-                restore.getMetadata().getGeneration()));
+        conditions.put(restore.getStatus(), type, value, reason, message, restore.getMetadata().getGeneration());
     }
 
     private static Map<String, String> withoutRestoreAnnotations(Map<String, String> annotations) {

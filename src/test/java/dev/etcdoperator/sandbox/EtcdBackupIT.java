@@ -20,6 +20,7 @@ import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.PrometheusText;
 import dev.etcdoperator.sandbox.support.RestoredEtcd;
+import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -27,7 +28,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -53,6 +53,7 @@ class EtcdBackupIT {
     static final Duration WITHIN = Duration.ofSeconds(90);
     static Sandbox sandbox;
     static SandboxClusters clusters;
+    static SandboxBackups backups;
     static S3Client s3;
     static final Map<String, String> written = new LinkedHashMap<>();
 
@@ -60,6 +61,7 @@ class EtcdBackupIT {
     static void start() {
         sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-backup-it")).withS3());
         clusters = new SandboxClusters(sandbox.client(), NS);
+        backups = new SandboxBackups(sandbox.client(), NS, WITHIN);
         s3 = sandbox.s3().client();
         clusters.create(CLUSTER, 3, "3.5.17");
         clusters.awaitConverged(CLUSTER, 3);
@@ -283,26 +285,15 @@ class EtcdBackupIT {
     // ---- helpers
 
     static void apply(String name, String spec) {
-        String indented = spec.strip().replace("\n", "\n  ");
-        client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdBackup
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  storageType: S3
-                  %s
-                """.formatted(name, NS, indented), EtcdBackup.class)).create();
+        backups.apply(name, spec);
     }
 
     static EtcdBackupStatus status(String name) {
-        EtcdBackup b = client().resources(EtcdBackup.class).inNamespace(NS).withName(name).get();
-        return b == null || b.getStatus() == null ? new EtcdBackupStatus() : b.getStatus();
+        return backups.status(name);
     }
 
     static EtcdBackupStatus awaitSucceeded(String name) {
-        await().atMost(WITHIN).untilAsserted(() -> assertThat(status(name).getSucceeded())
-                .as("%s: %s", name, status(name).getReason()).isTrue());
-        return status(name);
+        return backups.awaitSucceeded(name);
     }
 
     /** Waits for a failure with that reason (any failure when null), with a Warning Event of the same reason. */

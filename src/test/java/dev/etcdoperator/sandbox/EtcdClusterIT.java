@@ -17,6 +17,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.MemberDetail;
 import dev.etcdoperator.sandbox.support.ContinuousWriter;
 import dev.etcdoperator.sandbox.support.Etcdctl;
+import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,14 +38,16 @@ import org.junit.jupiter.api.TestMethodOrder;
 class EtcdClusterIT {
     static final String NS = "default";
     static final String NAME = "alpha";
-    static final Duration CONVERGE = Duration.ofSeconds(150);
+    static final Duration CONVERGE = SandboxClusters.CONVERGE;
     static Sandbox sandbox;
+    static SandboxClusters clusters;
     static final Set<String> written = new HashSet<>();
 
     @BeforeAll
     static void start() {
         sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-cluster-it"))
                 .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
+        clusters = new SandboxClusters(sandbox.client(), NS);
     }
 
     @AfterAll
@@ -309,12 +312,7 @@ class EtcdClusterIT {
     // ---- helpers ----
 
     static void create(String name, int size, String version) {
-        client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: %s, namespace: %s}
-                spec: {size: %d, version: %s}
-                """.formatted(name, NS, size, version), EtcdCluster.class)).create();
+        clusters.create(name, size, version);
     }
 
     static void setSize(String name, int size) {
@@ -325,35 +323,20 @@ class EtcdClusterIT {
     }
 
     static EtcdClusterStatus status(String name) {
-        EtcdCluster c = client().resources(EtcdCluster.class).inNamespace(NS).withName(name).get();
-        return c.getStatus() == null ? new EtcdClusterStatus() : c.getStatus();
+        return clusters.status(name);
     }
 
     /** Available, size voting healthy members, each with a ready pod, and no other pod. */
     static EtcdClusterStatus awaitConverged(String name, int size) {
-        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            EtcdClusterStatus s = status(name);
-            assertThat(s.getConditions()).anySatisfy(c -> {
-                assertThat(c.getType()).isEqualTo("Available");
-                assertThat(c.getStatus()).isEqualTo("True");
-            });
-            assertThat(s.getMemberDetails()).hasSize(size)
-                    .allSatisfy(m -> assertThat(m.getHealthy() && !m.getLearner()).isTrue());
-            assertThat(s.getReadyMembers()).isEqualTo(size);
-            assertThat(pods(name)).hasSize(size);
-        });
-        return status(name);
+        return clusters.awaitConverged(name, size);
     }
 
     static List<Pod> pods(String name) {
-        return client().pods().inNamespace(NS).withLabel("etcd_cluster", name).list().getItems();
+        return clusters.pods(name);
     }
 
     static List<String> endpointList(String name) {
-        return pods(name).stream().filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
-                .filter(p -> p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-                        .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")))
-                .map(p -> "http://" + p.getStatus().getPodIP() + ":2379").toList();
+        return clusters.endpointList(name);
     }
 
     static String endpoints(String name) {
@@ -378,12 +361,10 @@ class EtcdClusterIT {
     }
 
     static List<Event> events(String name) {
-        return client().v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+        return clusters.events(name);
     }
 
     static long pid(Pod pod) {
-        return Long.parseLong(pod.getStatus().getContainerStatuses().get(0).getContainerID()
-                .replace("sandbox://", ""));
+        return SandboxClusters.pid(pod);
     }
 }

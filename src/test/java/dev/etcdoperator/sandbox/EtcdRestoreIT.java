@@ -18,6 +18,7 @@ import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import dev.etcdoperator.sandbox.support.PrometheusText;
+import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -47,6 +48,7 @@ class EtcdRestoreIT {
     static final Duration WITHIN = Duration.ofSeconds(150);
     static Sandbox sandbox;
     static SandboxClusters clusters;
+    static SandboxBackups backups;
     static S3Client s3;
     /** The data in the first backup, key to value. */
     static Map<String, String> firstBackup;
@@ -56,6 +58,7 @@ class EtcdRestoreIT {
         sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-restore-it")).withS3()
                 .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
         clusters = new SandboxClusters(sandbox.client(), NS);
+        backups = new SandboxBackups(sandbox.client(), NS, WITHIN);
         s3 = sandbox.s3().client();
         clusters.create(CLUSTER, 3, "3.5.17");
         clusters.awaitConverged(CLUSTER, 3);
@@ -206,8 +209,7 @@ class EtcdRestoreIT {
                 etcdEndpoints: ["http://%s.%s.%s.svc:2379"]
                 s3: {path: %s/alpha/last-words.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
                 """.formatted(survivor.getMetadata().getName(), CLUSTER, NS, BUCKET, sandbox.s3().endpoint()));
-        await().atMost(WITHIN).untilAsserted(() -> assertThat(backupStatus("last-words").getSucceeded())
-                .as(backupStatus("last-words").getReason()).isTrue());
+        backups.awaitSucceeded("last-words");
         assertThat(backupStatus("last-words").getEtcdRevision()).isGreaterThanOrEqualTo(backupStatus("every").getEtcdRevision());
 
         restore("after-quorum-loss", latest);
@@ -305,24 +307,15 @@ class EtcdRestoreIT {
                 etcdCluster: {name: %s}
                 s3: {path: %s, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
                 """.formatted(CLUSTER, path, sandbox.s3().endpoint()));
-        await().atMost(WITHIN).untilAsserted(() -> assertThat(backupStatus(name).getSucceeded())
-                .as(backupStatus(name).getReason()).isTrue());
+        backups.awaitSucceeded(name);
     }
 
     static void applyBackup(String name, String spec) {
-        client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdBackup
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  storageType: S3
-                  %s
-                """.formatted(name, NS, spec.strip().replace("\n", "\n  ")), EtcdBackup.class)).create();
+        backups.apply(name, spec);
     }
 
     static EtcdBackupStatus backupStatus(String name) {
-        EtcdBackup b = client().resources(EtcdBackup.class).inNamespace(NS).withName(name).get();
-        return b == null || b.getStatus() == null ? new EtcdBackupStatus() : b.getStatus();
+        return backups.status(name);
     }
 
     static String uid() {

@@ -28,8 +28,12 @@ public final class OperatorProcess implements AutoCloseable {
     private final Path kubeconfig;
     private Process process;
 
+    /**
+     * @param jvmOptions added after the defaults (which start with {@code -Xmx256m}), so that a later option such as
+     *                   {@code -Xmx128m} wins
+     */
     OperatorProcess(Path jar, String apiServerUrl, Path kubeconfig, Path hostsFile, Path logFile,
-            Map<String, String> properties) {
+            List<String> jvmOptions, Map<String, String> properties) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("the packaged operator is missing: " + jar
                     + " (build it with ./mvnw package -DskipTests)");
@@ -47,6 +51,7 @@ public final class OperatorProcess implements AutoCloseable {
                 "-Dquarkus.kubernetes-client.api-server-url=" + apiServerUrl,
                 "-Dquarkus.kubernetes-client.trust-certs=true",
                 "-Dquarkus.kubernetes-client.namespace=default"));
+        command.addAll(jvmOptions);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-jar", jar.toString()));
     }
@@ -83,6 +88,11 @@ public final class OperatorProcess implements AutoCloseable {
 
     public Path logFile() {
         return logFile;
+    }
+
+    /** The operator's process id (for jcmd and the like); -1 before it is started. */
+    public long pid() {
+        return process == null ? -1 : process.pid();
     }
 
     public boolean alive() {

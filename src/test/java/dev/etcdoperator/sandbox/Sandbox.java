@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -56,6 +58,7 @@ public final class Sandbox implements AutoCloseable {
         String s3Address;
         int s3Port;
         final Map<String, String> operatorProperties = new LinkedHashMap<>();
+        final List<String> operatorJvmOptions = new ArrayList<>();
 
         public Options stateDir(Path dir) {
             stateDir = dir;
@@ -113,6 +116,15 @@ public final class Sandbox implements AutoCloseable {
             operatorProperties.put(key, value);
             return this;
         }
+
+        /**
+         * A JVM option for the operator process (e.g. {@code -Xmx128m}, {@code -Xlog:gc:file=...}), added after the
+         * defaults ({@code -Xmx256m} and the sandbox's system properties), so that it wins over them.
+         */
+        public Options operatorJvmOption(String option) {
+            operatorJvmOptions.add(option);
+            return this;
+        }
     }
 
     private Sandbox(Options options) throws IOException {
@@ -163,7 +175,7 @@ public final class Sandbox implements AutoCloseable {
     public OperatorProcess startOperator() {
         operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), api.url(), kubeconfig,
                 dns.hostsFile("default"), options.stateDir.resolve("operator.log").toAbsolutePath(),
-                options.operatorProperties).start(Duration.ofSeconds(90));
+                options.operatorJvmOptions, options.operatorProperties).start(Duration.ofSeconds(90));
         return operator;
     }
 

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.ConditionedStatus;
 
 /**
  * Sets conditions the Kubernetes way: {@code lastTransitionTime} moves only when the status flips,
@@ -42,6 +43,16 @@ public final class Conditions {
             result.add(copy(wanted, generation, now, now));
         }
         return result;
+    }
+
+    /** Sets a condition of that type on the status (see {@link #set(List, Condition, Long)}). */
+    public void put(ConditionedStatus status, String type, String value, String reason, String message, Long generation) {
+        Condition c = new Condition();
+        c.setType(type);
+        c.setStatus(value);
+        c.setReason(reason);
+        c.setMessage(message);
+        status.setConditions(set(status.getConditions(), c, generation));
     }
 
     public static Optional<Condition> find(List<Condition> conditions, String type) {
