@@ -17,7 +17,11 @@ import dev.etcdoperator.core.backup.S3Location;
 /** Builds S3 clients from {@link S3Settings}; whoever asks for one closes it. */
 public final class S3Clients {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long one response may keep us waiting. Generous: a store may take a minute to answer the completion of
+     * a large multipart upload or a server-side copy. Every request also carries its own overall time limit.
+     */
+    private static final Duration SOCKET_TIMEOUT = Duration.ofMinutes(10);
 
     private S3Clients() {
     }

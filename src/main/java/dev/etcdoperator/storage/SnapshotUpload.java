@@ -3,8 +3,6 @@ package dev.etcdoperator.storage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.zip.CRC32C;
 
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupMetadata;
@@ -36,14 +35,15 @@ import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Streams an etcd snapshot into S3 without holding it in memory or on disk: the bytes are cut into parts of a
  * fixed size, each part is uploaded (two at a time, while the next is read) with its SHA-256 so the store checks
- * it, and the whole stream is digested on the way. The upload goes to a partial key; only when it is complete,
- * its size matches, its SHA-256 composite matches what the store computed (when the store reports one) and etcd's
- * own hash trailer matches, is it copied to the backup's key with the checksum, revision and version as metadata,
+ * it (CRC32C: cheap for both sides), and the whole stream is digested with SHA-256 on the way. The upload goes to a
+ * partial key; only when it is complete, its size matches, the composite of its part checksums matches what the
+ * store computed (when the store reports one) and etcd's own hash trailer matches, is it copied to the backup's key with the checksum, revision and version as metadata,
  * and checked once more there. On any failure the multipart upload is aborted and the partial object deleted, so
  * nothing that could pass for a backup is left behind. Memory: at most {@code (parallelParts + 1) x partSize}.
  */
@@ -88,7 +88,7 @@ public final class SnapshotUpload {
         });
         try {
             uploadId = s3.createMultipartUpload(b -> b.bucket(partial.bucket()).key(partial.key())
-                    .checksumAlgorithm(ChecksumAlgorithm.SHA256)
+                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
                     .contentType("application/octet-stream")
                     .overrideConfiguration(within(deadline))).uploadId();
             String id = uploadId;
@@ -99,14 +99,13 @@ public final class SnapshotUpload {
                 throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the snapshot read from etcd is not whole: "
                         + digest.etcdHashProblem(), true);
             }
-            CompleteMultipartUploadResponse done = s3.completeMultipartUpload(b -> b.bucket(partial.bucket())
-                    .key(partial.key()).uploadId(id).multipartUpload(m -> m.parts(parts))
-                    .overrideConfiguration(within(deadline)));
+            String reported = complete(partial, id, parts, digest.size(), deadline);
             completed = true;
             String composite = composite(partDigests);
-            if (done.checksumSHA256() != null && !done.checksumSHA256().equals(composite)) {
+            // a composite checksum reads <base64>-<parts>; a store that reports a full-object CRC instead is not compared
+            if (reported != null && reported.contains("-") && !reported.equals(composite)) {
                 throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the store computed checksum "
-                        + done.checksumSHA256() + " for the uploaded parts, expected " + composite, true);
+                        + reported + " for the uploaded parts, expected " + composite, true);
             }
             long size = digest.size();
             String sha256 = digest.sha256Hex();
@@ -153,12 +152,12 @@ public final class SnapshotUpload {
                 break;
             }
             digest.update(buffer, 0, length);
-            byte[] partSha = sha256(buffer, length);
-            partDigests.add(partSha);
+            byte[] partCrc = crc32c(buffer, length);
+            partDigests.add(partCrc);
             int number = ++partNumber;
             pending.add(uploaders.submit(() -> {
                 try {
-                    return uploadPart(partial, uploadId, number, buffer, length, partSha, deadline);
+                    return uploadPart(partial, uploadId, number, buffer, length, partCrc, deadline);
                 } finally {
                     free.add(buffer);
                 }
@@ -178,15 +177,15 @@ public final class SnapshotUpload {
     }
 
     private CompletedPart uploadPart(S3Location partial, String uploadId, int number, byte[] buffer, int length,
-            byte[] partSha, Instant deadline) {
-        String checksum = Base64.getEncoder().encodeToString(partSha);
+            byte[] partCrc, Instant deadline) {
+        String checksum = Base64.getEncoder().encodeToString(partCrc);
         UploadPartResponse r = s3.uploadPart(b -> b.bucket(partial.bucket()).key(partial.key()).uploadId(uploadId)
                 .partNumber(number).contentLength((long) length)
-                .checksumAlgorithm(ChecksumAlgorithm.SHA256).checksumSHA256(checksum)
+                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C).checksumCRC32C(checksum)
                 .overrideConfiguration(within(deadline)),
                 RequestBody.fromContentProvider(() -> new ByteArrayInputStream(buffer, 0, length), length,
                         "application/octet-stream"));
-        return CompletedPart.builder().partNumber(number).eTag(r.eTag()).checksumSHA256(checksum).build();
+        return CompletedPart.builder().partNumber(number).eTag(r.eTag()).checksumCRC32C(checksum).build();
     }
 
     /** Waits for a free buffer, failing fast when an upload already failed. */
@@ -314,11 +313,38 @@ public final class SnapshotUpload {
         }
     }
 
-    /** What S3 reports for a multipart upload with SHA-256 part checksums: the digest of the digests, and the count. */
-    static String composite(List<byte[]> partDigests) {
-        MessageDigest d = sha256();
-        partDigests.forEach(d::update);
-        return Base64.getEncoder().encodeToString(d.digest()) + "-" + partDigests.size();
+    /** What S3 reports for a multipart upload with CRC32C part checksums: the CRC32C of the part CRCs, and the count. */
+    static String composite(List<byte[]> partChecksums) {
+        CRC32C crc = new CRC32C();
+        partChecksums.forEach(crc::update);
+        return Base64.getEncoder().encodeToString(bigEndian(crc.getValue())) + "-" + partChecksums.size();
+    }
+
+    /**
+     * Completes the upload; returns the composite checksum the store reports, or null. A completion whose answer
+     * was lost (a timeout, then a retry that finds the upload gone) counts only if the object is there, whole.
+     */
+    private String complete(S3Location partial, String uploadId, List<CompletedPart> parts, long size, Instant deadline) {
+        try {
+            CompleteMultipartUploadResponse done = s3.completeMultipartUpload(b -> b.bucket(partial.bucket())
+                    .key(partial.key()).uploadId(uploadId).multipartUpload(m -> m.parts(parts))
+                    .overrideConfiguration(within(deadline)));
+            return done.checksumCRC32C();
+        } catch (S3Exception e) {
+            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            if (!"InvalidPart".equals(code) && !"NoSuchUpload".equals(code)) {
+                throw e;
+            }
+            HeadObjectResponse head;
+            try {
+                head = head(partial, deadline);
+            } catch (RuntimeException notThere) {
+                throw e;
+            }
+            checkSize(head, size, partial);
+            LOG.infof("the completion of %s was answered late; the object is there with all %d bytes", partial, size);
+            return null;
+        }
     }
 
     static java.util.function.Consumer<AwsRequestOverrideConfiguration.Builder> within(Instant deadline) {
@@ -329,17 +355,13 @@ public final class SnapshotUpload {
         return o -> o.apiCallTimeout(left);
     }
 
-    private static byte[] sha256(byte[] buffer, int length) {
-        MessageDigest d = sha256();
-        d.update(buffer, 0, length);
-        return d.digest();
+    private static byte[] crc32c(byte[] buffer, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(buffer, 0, length);
+        return bigEndian(crc.getValue());
     }
 
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+    private static byte[] bigEndian(long crc) {
+        return new byte[] {(byte) (crc >>> 24), (byte) (crc >>> 16), (byte) (crc >>> 8), (byte) crc};
     }
 }

@@ -206,7 +206,7 @@ public final class S3Server implements AutoCloseable {
     private List<String> command() {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xmx384m", "-XX:+UseSerialGC",
                 "-Djava.net.preferIPv4Stack=true",
                 "-jar", settings.jar().toAbsolutePath().toString(),
                 // the main connector (HTTPS) honours server.address ...

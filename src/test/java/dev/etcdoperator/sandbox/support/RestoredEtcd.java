@@ -96,7 +96,10 @@ public final class RestoredEtcd implements AutoCloseable {
         Process p = builder.start();
         try {
             byte[] out = p.getInputStream().readAllBytes();
-            p.waitFor(60, TimeUnit.SECONDS);
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("etcdctl did not finish in 5 minutes");
+            }
             return new Kubectl.Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

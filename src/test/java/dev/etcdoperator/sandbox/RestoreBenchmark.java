@@ -1,0 +1,159 @@
+package dev.etcdoperator.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.sandbox.support.RestoredEtcd;
+import dev.etcdoperator.sandbox.support.SandboxBackups;
+import dev.etcdoperator.sandbox.support.SandboxClusters;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Restore of a large backup (about 1.1 GiB of values) by the operator, from applying the EtcdRestore to a restored
+ * one-member cluster that is Available, beside what an administrator does by hand on the same machine in the same
+ * run: {@code etcdctl snapshot restore} of the downloaded file and starting etcd on it until it is healthy. Reports
+ * to target/benchmarks/restore.txt; asserts nothing about time.
+ */
+class RestoreBenchmark {
+    static final int MIB = Integer.getInteger("benchmark.largeMiB", 1100);
+    static final String NS = "default";
+    static final String CLUSTER = "rs";
+    static final Duration LIMIT = Duration.ofMinutes(15);
+    static final Path STATE = Path.of("target", "sandbox-restore-benchmark").toAbsolutePath();
+
+    @Test
+    void restoreBesideEtcdctlRestoreAndStart() throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (Sandbox sandbox = Sandbox.start(Sandbox.options().stateDir(STATE).withS3());
+                S3Client s3 = sandbox.s3().client()) {
+            SandboxClusters clusters = new SandboxClusters(sandbox.client(), NS);
+            SandboxBackups backups = new SandboxBackups(sandbox.client(), NS, LIMIT);
+            sandbox.client().resource(Serialization.unmarshal("""
+                    apiVersion: etcd.database.coreos.com/v1beta2
+                    kind: EtcdCluster
+                    metadata: {name: %s, namespace: %s}
+                    spec:
+                      size: 1
+                      version: 3.5.17
+                      pod:
+                        etcdEnv:
+                        - {name: ETCD_QUOTA_BACKEND_BYTES, value: "8589934592"}
+                    """.formatted(CLUSTER, NS), EtcdCluster.class)).create();
+            clusters.awaitConverged(CLUSTER, 1);
+            fill(clusters.endpointList(CLUSTER).get(0), MIB);
+
+            backups.apply("large", """
+                    etcdCluster: {name: %s}
+                    backupPolicy: {timeoutInSecond: 900}
+                    s3: {path: %s/large.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                    """.formatted(CLUSTER, Sandbox.S3_BUCKET, sandbox.s3().endpoint()));
+            long size = backups.awaitSucceeded("large").getBackupSize();
+            lines.add(String.format(Locale.ROOT, "backup: %d bytes (%.2f GB)", size, size / 1e9));
+
+            Path file = STATE.resolve("large.db");
+            Files.deleteIfExists(file);
+            long t0 = System.nanoTime();
+            s3.getObject(b -> b.bucket(Sandbox.S3_BUCKET).key("large.db"), file);
+            double download = seconds(t0);
+            Path byHand = STATE.resolve("by-hand");
+            deleteTree(byHand);
+            t0 = System.nanoTime();
+            try (RestoredEtcd restored = RestoredEtcd.restore(file, byHand)) {
+                double manual = seconds(t0);
+                assertThat(restored.keys("v-00000", 0)).hasSize(1);
+                lines.add(String.format(Locale.ROOT, "by hand: download %.1f s; etcdctl snapshot restore + etcd start until healthy %.1f s",
+                        download, manual));
+            }
+            deleteTree(byHand);
+            Files.deleteIfExists(file);
+
+            Instant applied = Instant.now();
+            t0 = System.nanoTime();
+            sandbox.client().resource(Serialization.unmarshal("""
+                    apiVersion: etcd.database.coreos.com/v1beta2
+                    kind: EtcdRestore
+                    metadata: {name: again, namespace: %s}
+                    spec:
+                      etcdCluster: {name: %s}
+                      backupStorageType: S3
+                      s3: {path: "%s/large.db", awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                    """.formatted(NS, CLUSTER, Sandbox.S3_BUCKET, sandbox.s3().endpoint()), EtcdRestore.class)).create();
+            await().atMost(LIMIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                EtcdRestoreStatus s = status(sandbox);
+                assertThat(s.getPhase()).as(s.getReason()).isNotEqualTo("Failed");
+                return Boolean.TRUE.equals(s.getSucceeded());
+            });
+            double operator = seconds(t0);
+            clusters.awaitConverged(CLUSTER, 1);
+            lines.add(String.format(Locale.ROOT, "operator: EtcdRestore applied to succeeded (cluster Available) %.1f s", operator));
+            for (Condition c : status(sandbox).getConditions()) {
+                if (c.getLastTransitionTime() != null && List.of("Preflight", "Deleting", "Restoring", "Growing", "Done").contains(c.getType())) {
+                    lines.add(String.format(Locale.ROOT, "  %-9s done %.1f s after apply (%s)", c.getType(),
+                            Duration.between(applied, Instant.parse(c.getLastTransitionTime())).toMillis() / 1000.0, c.getMessage()));
+                }
+            }
+        }
+        lines.add("load: " + Files.readString(Path.of("/proc/loadavg")).strip());
+        Path report = Path.of("target", "benchmarks", "restore.txt");
+        Files.createDirectories(report.getParent());
+        Files.write(report, lines);
+        lines.forEach(System.out::println);
+    }
+
+    private static EtcdRestoreStatus status(Sandbox sandbox) {
+        EtcdRestore r = sandbox.client().resources(EtcdRestore.class).inNamespace(NS).withName("again").get();
+        return r == null || r.getStatus() == null ? new EtcdRestoreStatus() : r.getStatus();
+    }
+
+    private static void fill(String endpoint, int mebibytes) throws Exception {
+        byte[] value = new byte[1024 * 1024];
+        new Random(7).nextBytes(value);
+        Semaphore inFlight = new Semaphore(8);
+        List<CompletableFuture<?>> puts = new ArrayList<>();
+        try (Client client = Client.builder().endpoints(endpoint).build()) {
+            for (int i = 0; i < mebibytes; i++) {
+                inFlight.acquire();
+                value[0] = (byte) i;
+                value[1] = (byte) (i >> 8);
+                puts.add(client.getKVClient().put(ByteSequence.from("v-%05d".formatted(i), StandardCharsets.UTF_8),
+                        ByteSequence.from(value)).whenComplete((r, e) -> inFlight.release()));
+            }
+            CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
+        }
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private static void deleteTree(Path dir) throws Exception {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}
