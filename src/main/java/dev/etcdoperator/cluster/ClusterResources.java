@@ -52,6 +52,9 @@ public final class ClusterResources {
     public static final int CLIENT_PORT = 2379;
     public static final int PEER_PORT = 2380;
     public static final String DEFAULT_BUSYBOX = "busybox:1.36";
+    /** How often check-dns looks the member's name up: a name that resolves starts etcd without delay. */
+    static final String DNS_POLL = "0.1";
+    private static final int DNS_POLLS_PER_SECOND = 10;
 
     /** Where members find their TLS material, as the original mounted it. */
     public static final String PEER_TLS_DIR = "/etc/etcdtls/member/peer-tls";
@@ -347,15 +350,20 @@ public final class ClusterResources {
         return null;
     }
 
+    /**
+     * The check-dns init container's script: look the member's own name up every 0.1 s until it resolves (its
+     * address is published only once the pod has one, so the first lookups fail) and, with a timeout, give up after
+     * that many seconds.
+     */
     private static String dnsWait(String dnsName, long timeoutSeconds) {
         String lookup = "getent hosts " + dnsName + " >/dev/null 2>&1 || nslookup " + dnsName + " >/dev/null 2>&1";
         if (timeoutSeconds <= 0) {
-            return "until " + lookup + "; do sleep 0.5; done";
+            return "until " + lookup + "; do sleep " + DNS_POLL + "; done";
         }
-        // n counts half seconds
-        return "n=0; until " + lookup + "; do n=$((n+1)); if [ $n -ge " + timeoutSeconds * 2
+        // n counts polls
+        return "n=0; until " + lookup + "; do n=$((n+1)); if [ $n -ge " + timeoutSeconds * DNS_POLLS_PER_SECOND
                 + " ]; then echo 'DNS name " + dnsName + " did not resolve in " + timeoutSeconds
-                + " s'; exit 1; fi; sleep 0.5; done";
+                + " s'; exit 1; fi; sleep " + DNS_POLL + "; done";
     }
 
     static Map<String, String> memberLabels(String cluster, String member) {

@@ -56,6 +56,9 @@ public final class JetcdAdmin implements EtcdAdmin {
     private static final int STATUS_RAFT_APPLIED_INDEX = 9;
     private static final int STATUS_IS_LEARNER = 10;
 
+    /** etcd's answer while its guard refuses a reconfiguration until every voter has been connected for 5 s. */
+    static final String GUARD_REFUSAL = "unhealthy cluster";
+
     private final List<String> endpoints;
     private final EtcdClientFactory factory;
     private final EtcdAdminOptions options;
@@ -284,7 +287,10 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     /**
      * Repeats a reconfiguration while etcd says "not now" ({@link EtcdAdminException.Kind#NOT_READY}), with
-     * exponential backoff, up to the deadline. An unreachable cluster fails at once: the caller will come back.
+     * exponential backoff, up to the deadline. While etcd's reconfiguration guard refuses ("unhealthy cluster"), the
+     * pause is at most the guard backoff: the guard opens 5 s after the last voter connected, a moment the caller
+     * cannot see, and each refused attempt costs etcd nothing. An unreachable cluster fails at once: the caller will
+     * come back.
      */
     private <T> T retrying(String what, Supplier<T> attempt) {
         long deadline = System.nanoTime() + options.reconfigurationDeadline().toNanos();
@@ -296,16 +302,17 @@ public final class JetcdAdmin implements EtcdAdmin {
                 return attempt.get();
             } catch (EtcdAdminException e) {
                 boolean retriable = EtcdErrors.notReady(e);
+                Duration pause = EtcdErrors.says(e, GUARD_REFUSAL) ? min(backoff, options.guardBackoff()) : backoff;
                 long left = deadline - System.nanoTime();
-                if (!retriable || left <= backoff.toNanos()) {
+                if (!retriable || left <= pause.toNanos()) {
                     if (retriable && attempts > 1) {
                         throw new EtcdAdminException(e.kind(), e.getMessage() + " (gave up after " + attempts
                                 + " attempts in " + options.reconfigurationDeadline().toSeconds() + " s)", e.getCause());
                     }
                     throw e;
                 }
-                LOG.debugf("%s: %s; retrying in %d ms", what, e.getMessage(), backoff.toMillis());
-                sleep(backoff);
+                LOG.debugf("%s: %s; retrying in %d ms", what, e.getMessage(), pause.toMillis());
+                sleep(pause);
                 backoff = min(backoff.multipliedBy(2), options.maxBackoff());
             }
         }

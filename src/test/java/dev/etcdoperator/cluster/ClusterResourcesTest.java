@@ -100,7 +100,7 @@ class ClusterResourcesTest {
         assertThat(pod.getSpec().getAffinity().getPodAntiAffinity()
                 .getRequiredDuringSchedulingIgnoredDuringExecution().get(0).getTopologyKey())
                 .isEqualTo("kubernetes.io/hostname");
-        assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2)).contains("-ge 60");
+        assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2)).contains("-ge 300").contains("sleep 0.1;");
         assertThat(ClusterResources.memberClaim(c, "example-abc").getSpec().getResources().getRequests())
                 .containsKey("storage");
         assertThat(ClusterResources.memberClaim(c, "example-abc").getMetadata().getOwnerReferences()).hasSize(1);

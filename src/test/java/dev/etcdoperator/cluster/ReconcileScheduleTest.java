@@ -1,0 +1,50 @@
+package dev.etcdoperator.cluster;
+
+import static dev.etcdoperator.cluster.EtcdClusterReconciler.AFTER_CHANGE;
+import static dev.etcdoperator.cluster.EtcdClusterReconciler.WHILE_STARTING;
+import static dev.etcdoperator.cluster.EtcdClusterReconciler.WHILE_WAITING;
+import static dev.etcdoperator.cluster.EtcdClusterReconciler.nextCheck;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.core.cluster.Step.Wait;
+import org.junit.jupiter.api.Test;
+
+class ReconcileScheduleTest {
+    static final Duration INTERVAL = Duration.ofSeconds(8);
+    static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
+
+    @Test
+    void aSettledClusterIsLookedAtEveryInterval() {
+        assertThat(nextCheck(new Step.Nothing(), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
+        assertThat(nextCheck(new Step.Paused(), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
+        assertThat(nextCheck(new Step.Refuse("Downgrade", "no"), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
+    }
+
+    @Test
+    void aChangeIsFollowedSoon() {
+        assertThat(nextCheck(new Step.PromoteLearner(1, "a"), true, null, NOW, INTERVAL)).isEqualTo(AFTER_CHANGE);
+        assertThat(nextCheck(new Step.PromoteLearner(1, "a"), false, null, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
+        assertThat(AFTER_CHANGE).isLessThan(WHILE_WAITING);
+    }
+
+    @Test
+    void aMemberWhosePodWasJustCreatedIsLookedAtMoreOftenThanOtherWaits() {
+        Instant created = NOW.minusSeconds(2);
+        for (String reason : new String[] { Wait.MEMBERS_STARTING, Wait.MEMBER_STARTING, Wait.LEARNER_CATCHING_UP,
+                Wait.MEMBER_NOT_HEALTHY }) {
+            assertThat(nextCheck(new Wait(reason, "w"), true, created, NOW, INTERVAL)).as(reason).isEqualTo(WHILE_STARTING);
+            // a member that does not come up within the window is no longer polled that often
+            assertThat(nextCheck(new Wait(reason, "w"), true, NOW.minusSeconds(31), NOW, INTERVAL)).as(reason)
+                    .isEqualTo(WHILE_WAITING);
+            assertThat(nextCheck(new Wait(reason, "w"), true, null, NOW, INTERVAL)).as(reason).isEqualTo(WHILE_WAITING);
+        }
+        assertThat(nextCheck(new Wait(Wait.QUORUM_AT_RISK, "w"), true, created, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
+        assertThat(nextCheck(new Wait(Wait.POD_TERMINATING, "w"), true, created, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
+        assertThat(nextCheck(new Step.QuorumLost("q"), true, created, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
+        assertThat(WHILE_STARTING).isLessThan(WHILE_WAITING);
+    }
+}
