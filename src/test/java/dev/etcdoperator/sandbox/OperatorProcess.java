@@ -85,6 +85,11 @@ public final class OperatorProcess implements AutoCloseable {
         return logFile;
     }
 
+    /** The operator's process id (for jcmd and the like); -1 before it is started. */
+    public long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
     public boolean alive() {
         return process != null && process.isAlive();
     }
