@@ -27,7 +27,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -206,21 +205,17 @@ class BackupBenchmark {
         String name = "bench-" + (backups++);
         long logOffset = size(sandbox.operator().logFile());
         long gcOffset = size(GC_LOG);
-        AtomicBoolean scraping = new AtomicBoolean(true);
         AtomicLong peak = new AtomicLong();
         AtomicInteger scrapes = new AtomicInteger();
         long idle = heapUsed();
-        Thread scraper = new Thread(() -> {
-            while (scraping.get()) {
-                long used = heapUsed();
-                if (used > 0) {
-                    peak.accumulateAndGet(used, Math::max);
-                    scrapes.incrementAndGet();
-                }
-                sleep(50);
+        java.util.concurrent.ScheduledExecutorService scraper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        scraper.scheduleAtFixedRate(() -> {
+            long used = heapUsed();
+            if (used > 0) {
+                peak.accumulateAndGet(used, Math::max);
+                scrapes.incrementAndGet();
             }
-        }, "heap-scraper");
-        scraper.start();
+        }, 0, 50, TimeUnit.MILLISECONDS);
         Instant applied = Instant.now();
         long t0 = System.nanoTime();
         sandbox.client().resource(Serialization.unmarshal("""
@@ -238,8 +233,8 @@ class BackupBenchmark {
             await().atMost(BACKUP_LIMIT).pollInterval(Duration.ofMillis(50)).until(() -> status(name).getSucceeded() != null);
             status = status(name);
         } finally {
-            scraping.set(false);
-            scraper.join();
+            scraper.shutdownNow();
+            scraper.awaitTermination(5, TimeUnit.SECONDS);
         }
         double total = seconds(t0);
         if (Boolean.TRUE.equals(status.getSucceeded())) {
@@ -534,14 +529,6 @@ class BackupBenchmark {
         byte[] all = Files.readAllBytes(file);
         int from = offset <= all.length ? (int) offset : 0;
         return new String(all, from, all.length - from, StandardCharsets.UTF_8);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** The middle value; the mean of the two middle ones for an even count. */
