@@ -8,12 +8,12 @@ import java.util.HexFormat;
  * Digests an etcd snapshot as it streams by: the SHA-256 of all its bytes (the backup's checksum) and etcd's own
  * integrity check. etcd ends a snapshot with the SHA-256 of the database before it (32 bytes, so that the size
  * is 32 more than a multiple of 512); {@code etcdctl snapshot restore} refuses a file whose trailer does not match.
- * This class checks the same without holding more than those last 32 bytes.
+ * This class checks the same without holding more than those last 32 bytes, and hashes every byte once: the
+ * database's digest is finished on a copy, and the whole stream's continues from it with the trailer.
  */
 public final class SnapshotDigest {
     private static final int HASH_SIZE = 32;
 
-    private final MessageDigest whole = sha256();
     private final MessageDigest content = sha256();
     private final byte[] tail = new byte[HASH_SIZE];
     private int tailLength;
@@ -25,7 +25,6 @@ public final class SnapshotDigest {
         if (wholeDigest != null) {
             throw new IllegalStateException("the digest was already finished");
         }
-        whole.update(bytes, offset, length);
         size += length;
         int total = tailLength + length;
         if (total <= HASH_SIZE) {
@@ -75,8 +74,17 @@ public final class SnapshotDigest {
 
     private void finish() {
         if (wholeDigest == null) {
-            wholeDigest = whole.digest();
-            contentDigest = content.digest();
+            contentDigest = copy(content).digest();
+            content.update(tail, 0, tailLength);
+            wholeDigest = content.digest();
+        }
+    }
+
+    private static MessageDigest copy(MessageDigest digest) {
+        try {
+            return (MessageDigest) digest.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the runtime's SHA-256 cannot be copied", e);
         }
     }
 

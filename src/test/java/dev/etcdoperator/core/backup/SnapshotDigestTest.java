@@ -69,10 +69,13 @@ class SnapshotDigestTest {
     }
 
     @Test
-    void fewer_bytes_than_a_hash_do_not_match() {
-        SnapshotDigest digest = new SnapshotDigest();
-        digest.update(new byte[10], 0, 10);
+    void fewer_bytes_than_a_hash_do_not_match_and_still_have_their_checksum() throws Exception {
+        byte[] few = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        SnapshotDigest digest = digestInChunks(few, 3);
         assertThat(digest.etcdHashMatches()).isFalse();
+        assertThat(digest.sha256Hex()).isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(few)));
+        assertThat(new SnapshotDigest().sha256Hex())
+                .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(new byte[0])));
     }
 
     @Test

@@ -48,6 +48,7 @@ public final class S3Server implements AutoCloseable {
 
     private final Settings settings;
     private final Path dataDir;
+    private final Path tempDir;
     private final Path logFile;
     private final Path loopbackBeans;
     private final int port;
@@ -62,7 +63,8 @@ public final class S3Server implements AutoCloseable {
     /**
      * How to run the server.
      *
-     * @param directory where its data ({@code data/}), log ({@code s3mock.log}) and generated configuration go
+     * @param directory where its data ({@code data/}), temporary files ({@code tmp/}), log ({@code s3mock.log}) and
+     *                  generated configuration go
      * @param address the loopback address to listen on, and only there
      * @param port the HTTP port, 0 for a free one
      * @param httpsPort the HTTPS port, 0 for a free one
@@ -110,6 +112,7 @@ public final class S3Server implements AutoCloseable {
         this.settings = settings;
         Path dir = settings.directory().toAbsolutePath();
         this.dataDir = dir.resolve("data");
+        this.tempDir = dir.resolve("tmp");
         this.logFile = dir.resolve("s3mock.log");
         this.loopbackBeans = dir.resolve("loopback-connector.xml");
         this.port = settings.port() != 0 ? settings.port() : freePort(inet);
@@ -150,6 +153,7 @@ public final class S3Server implements AutoCloseable {
         long started = System.nanoTime();
         try {
             Files.createDirectories(dataDir);
+            Files.createDirectories(tempDir);
             writeLoopbackBeans();
             ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
@@ -208,6 +212,8 @@ public final class S3Server implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:+UseSerialGC",
                 "-Djava.net.preferIPv4Stack=true",
+                // s3mock stages every upload in a temporary file: beside its data, not in the machine's /tmp
+                "-Djava.io.tmpdir=" + tempDir,
                 "-jar", settings.jar().toAbsolutePath().toString(),
                 // the main connector (HTTPS) honours server.address ...
                 "--server.address=" + settings.address(),
