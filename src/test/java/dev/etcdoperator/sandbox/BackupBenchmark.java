@@ -37,6 +37,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.etcd.SnapshotStream;
+import dev.etcdoperator.sandbox.support.CpuTimes;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.etcd.jetcd.ByteSequence;
@@ -54,14 +55,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * 1-member cluster holding about 64 MiB and then about 1.1 GiB, beside, in the same run on the same data,
  * {@code etcdctl snapshot save} to a local file and plain uploads of that file to the same S3 server with the AWS
  * SDK (one PutObject stream; a multipart upload of 8 MiB parts, one at a time). It also reports the operator's heap
- * during each backup (scraped from /q/metrics every 50 ms, and from its GC log) and where the backup's time goes
+ * during each backup (scraped from /q/metrics every second, and from its GC log) and where the backup's time goes
  * (from the AWS SDK's request log). Not a test: it reports figures (target/benchmarks/backup.txt) and only fails
  * when a backup does not succeed at all (after writing the report). Run with
  * {@code ./mvnw -B verify -Pbenchmarks -Dit.test=BackupBenchmark}.
  *
  * <p>System properties: {@code benchmark.runs} (3), {@code benchmark.smallMiB} (64), {@code benchmark.largeMiB}
  * (1100), {@code benchmark.operatorHeap} (128m), {@code benchmark.partSize} and {@code benchmark.parallelParts}
- * (the operator's properties; its defaults when absent), {@code benchmark.variants} (e.g.
+ * (the operator's properties; its defaults when absent), {@code benchmark.operatorJvmOptions} (more options
+ * for the operator's JVM, separated by spaces, e.g. a flight recording), {@code benchmark.variants} (e.g.
  * {@code 16777216x2,8388608x4}: one more large operator backup per part-size x parallel-parts pair, the operator
  * restarted with them).
  */
@@ -97,6 +99,11 @@ class BackupBenchmark {
                 .operatorJvmOption("-Xlog:gc:file=" + GC_LOG)
                 // one line per S3 request sent and answered, with the time: where the backup's time goes
                 .operatorProperty("quarkus.log.category.\"software.amazon.awssdk.request\".level", "DEBUG");
+        for (String option : System.getProperty("benchmark.operatorJvmOptions", "").split(" ")) {
+            if (!option.isBlank()) {
+                options.operatorJvmOption(option);
+            }
+        }
         if (!PART_SIZE.isEmpty()) {
             options.operatorProperty("etcd-operator.backup.part-size", PART_SIZE);
         }
@@ -161,21 +168,29 @@ class BackupBenchmark {
         if (baselines) {
             Path file = dir.resolve("etcdctl-" + run + ".db");
             Files.deleteIfExists(file);
+            CpuTimes cpu = cpuSample();
             long t0 = System.nanoTime();
             Kubectl.Result saved = etcdctl("--endpoints=" + endpoint, "snapshot", "save", file.toString());
             double etcdctl = seconds(t0);
+            cpu(f, "etcdctl snapshot save", cpu, etcdctl);
             assertThat(saved.ok()).as(saved.output()).isTrue();
             long bytes = Files.size(file);
             add(f, "snapshot size (MB)", bytes / 1e6);
             add(f, "etcdctl snapshot save (MB/s)", bytes / 1e6 / etcdctl);
 
+            cpu = cpuSample();
             t0 = System.nanoTime();
             s3.putObject(b -> b.bucket(BUCKET).key(prefix + "put.db"), RequestBody.fromFile(file));
-            add(f, "raw S3 PutObject of that file (MB/s)", bytes / 1e6 / seconds(t0));
+            double put = seconds(t0);
+            add(f, "raw S3 PutObject of that file (MB/s)", bytes / 1e6 / put);
+            cpu(f, "raw PutObject", cpu, put);
 
+            cpu = cpuSample();
             t0 = System.nanoTime();
             double complete = rawMultipart(file, prefix + "multipart.db");
-            add(f, "raw S3 multipart, 8 MiB parts, 1 at a time (MB/s)", bytes / 1e6 / seconds(t0));
+            double multipart = seconds(t0);
+            add(f, "raw S3 multipart, 8 MiB parts, 1 at a time (MB/s)", bytes / 1e6 / multipart);
+            cpu(f, "raw multipart", cpu, multipart);
             add(f, "  its CompleteMultipartUpload (s)", complete);
 
             t0 = System.nanoTime();
@@ -184,6 +199,7 @@ class BackupBenchmark {
                     .metadata(Map.of("etcd-backup-sha256", "x")));
             add(f, "raw S3 CopyObject of that object (s)", seconds(t0));
 
+            cpu = cpuSample();
             t0 = System.nanoTime();
             long streamed = 0;
             try (InputStream in = SnapshotStream.open(endpoint, null, Instant.now().plus(BACKUP_LIMIT))) {
@@ -192,7 +208,9 @@ class BackupBenchmark {
                     streamed += n;
                 }
             }
-            add(f, "snapshot stream alone, Java gRPC (MB/s)", streamed / 1e6 / seconds(t0));
+            double stream = seconds(t0);
+            add(f, "snapshot stream alone, Java gRPC (MB/s)", streamed / 1e6 / stream);
+            cpu(f, "snapshot stream alone", cpu, stream);
             Files.delete(file);
         }
         operatorBackup(f, prefix);
@@ -215,8 +233,9 @@ class BackupBenchmark {
                 peak.accumulateAndGet(used, Math::max);
                 scrapes.incrementAndGet();
             }
-        }, 0, 50, TimeUnit.MILLISECONDS);
+        }, 0, 1, TimeUnit.SECONDS);
         Instant applied = Instant.now();
+        CpuTimes cpu = cpuSample();
         long t0 = System.nanoTime();
         sandbox.client().resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
@@ -237,6 +256,7 @@ class BackupBenchmark {
             scraper.awaitTermination(5, TimeUnit.SECONDS);
         }
         double total = seconds(t0);
+        cpu(f, "operator backup", cpu, total);
         if (Boolean.TRUE.equals(status.getSucceeded())) {
             long bytes = status.getBackupSize();
             add(f, "operator: apply to succeeded (MB/s)", bytes / 1e6 / total);
@@ -254,11 +274,27 @@ class BackupBenchmark {
             failures.add(failure);
         }
         add(f, "operator heap: idle before (MiB)", idle / 1048576.0);
-        add(f, "operator heap: peak of scrapes every 50 ms (MiB)", peak.get() / 1048576.0);
+        add(f, "operator heap: peak of scrapes every second (MiB)", peak.get() / 1048576.0);
         gcFigures(f, read(GC_LOG, gcOffset));
         phases(f, read(sandbox.operator().logFile(), logOffset), applied,
                 Boolean.TRUE.equals(status.getSucceeded()) ? status.getBackupSize() : 0);
         sandbox.client().resources(EtcdBackup.class).inNamespace(NS).withName(name).delete();
+    }
+
+    private CpuTimes cpuSample() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        pids.put("operator", sandbox.operator().pid());
+        pids.put("s3mock", sandbox.s3().pid());
+        pids.put("etcd", CpuTimes.pidOf("etcd"));
+        pids.put("this JVM (S3 front, clients)", ProcessHandle.current().pid());
+        return CpuTimes.sample(pids);
+    }
+
+    /** How many cores a step kept busy, and the CPU seconds of each process in it. */
+    private void cpu(Map<String, List<Double>> f, String step, CpuTimes before, double wallSeconds) {
+        Map<String, Double> used = cpuSample().since(before);
+        add(f, "  cpu: " + step + ", cores busy on the machine", used.remove("machine") / wallSeconds);
+        used.forEach((process, seconds) -> add(f, "  cpu: " + step + ", " + process + " (s)", seconds));
     }
 
     /** Plain multipart upload of the file, one part at a time; returns the seconds CompleteMultipartUpload took. */

@@ -45,24 +45,28 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * The operator's upload path alone ({@link SnapshotUpload}, fed from a file shaped as an etcd snapshot: random
  * bytes and their SHA-256 trailer) beside plain uploads of the same file to the same sandbox S3 server, with the
  * server's store on disk and on tmpfs ({@code /dev/shm}), so that the store's own cost and the operator's show
- * apart from etcd. The time of each S3 operation is summed by an interceptor. Not a test: it reports figures
- * (target/benchmarks/snapshot-upload.txt). Run with
+ * apart from etcd. The time of each S3 operation is summed by an interceptor, the CPU time of s3mock and of this
+ * JVM (uploader and the server's front) is read from /proc, and how the first part was signed is printed. Not a
+ * test: it reports figures (target/benchmarks/snapshot-upload.txt). Run with
  * {@code ./mvnw -B verify -Pbenchmarks -Dit.test=SnapshotUploadBenchmark}.
  *
  * <p>System properties: {@code benchmark.runs} (1), {@code benchmark.uploadMiB} (1024), {@code benchmark.stores}
- * ({@code disk,tmpfs}), {@code benchmark.variants} (part-size x parallel-parts pairs, {@code 8388608x2}).
+ * ({@code disk,tmpfs}), {@code benchmark.variants} (part-size x parallel-parts pairs, {@code 8388608x2}),
+ * {@code benchmark.chunkedEncoding} (false, as in the operator's client; true for the SDK's default aws-chunked bodies).
  */
 class SnapshotUploadBenchmark {
     static final int RUNS = Integer.getInteger("benchmark.runs", 1);
     static final int MIB = Integer.getInteger("benchmark.uploadMiB", 1024);
     static final String STORES = System.getProperty("benchmark.stores", "disk,tmpfs");
     static final String VARIANTS = System.getProperty("benchmark.variants", "8388608x2");
+    static final boolean CHUNKED = Boolean.parseBoolean(System.getProperty("benchmark.chunkedEncoding", "false"));
     static final String BUCKET = "bench";
     static final int RAW_PART = 8 * 1024 * 1024;
     static final Path WORK = Path.of("target", "snapshot-upload-benchmark").toAbsolutePath();
 
     private final Map<String, List<Double>> figures = new LinkedHashMap<>();
     private final Map<String, Double> operationSeconds = new ConcurrentHashMap<>();
+    private final Map<String, String> signing = new ConcurrentHashMap<>();
 
     @Test
     void operatorUploadBesideRawUploads() throws Exception {
@@ -77,7 +81,7 @@ class SnapshotUploadBenchmark {
                 try (S3Server server = S3Server.start(S3Server.Settings.in(dir).withBuckets(BUCKET));
                         S3Client s3 = client(server.endpoint())) {
                     for (int run = 0; run < RUNS; run++) {
-                        measure(store, run, s3, file, size);
+                        measure(store, run, server, s3, file, size);
                     }
                 } finally {
                     deleteTree(dir);
@@ -89,7 +93,12 @@ class SnapshotUploadBenchmark {
         }
     }
 
-    private void measure(String store, int run, S3Client s3, Path file, long size) throws Exception {
+    private static dev.etcdoperator.sandbox.support.CpuTimes cpu(S3Server server) {
+        return dev.etcdoperator.sandbox.support.CpuTimes.sample(Map.of("s3mock", server.pid(),
+                "this JVM (uploader and S3 front)", ProcessHandle.current().pid()));
+    }
+
+    private void measure(String store, int run, S3Server server, S3Client s3, Path file, long size) throws Exception {
         String prefix = store + "-" + run + "/";
         long t0 = System.nanoTime();
         s3.putObject(b -> b.bucket(BUCKET).key(prefix + "put.db"), RequestBody.fromFile(file));
@@ -112,12 +121,14 @@ class SnapshotUploadBenchmark {
             String label = store + ": operator upload " + v[0] + " x " + v[1];
             operationSeconds.clear();
             t0 = System.nanoTime();
+            dev.etcdoperator.sandbox.support.CpuTimes cpu = cpu(server);
             Uploaded uploaded;
             try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
                 uploaded = upload.upload(in, new S3Location(BUCKET, prefix + "operator-" + variant + ".db"),
                         Map.of("etcd-revision", "1"), Instant.now().plus(Duration.ofMinutes(10)));
             }
             add(label + " (MB/s)", size / 1e6 / seconds(t0));
+            cpu(server).since(cpu).forEach((process, used) -> add(label + ", CPU of " + process + " (s)", used));
             assertThat(uploaded.size()).isEqualTo(size);
             operationSeconds.forEach((op, s) -> add(label + ", " + op + " summed (s)", s));
         }
@@ -177,6 +188,16 @@ class SnapshotUploadBenchmark {
             }
 
             @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                if ("UploadPart".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))
+                        && signing.putIfAbsent("UploadPart", "seen") == null) {
+                    System.out.println("[snapshot upload benchmark] UploadPart sent with x-amz-content-sha256 "
+                            + context.httpRequest().firstMatchingHeader("x-amz-content-sha256").orElse("-")
+                            + ", Content-Encoding " + context.httpRequest().firstMatchingHeader("Content-Encoding").orElse("-"));
+                }
+            }
+
+            @Override
             public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
                 double s = (System.nanoTime() - attributes.getAttribute(STARTED)) / 1e9;
                 operationSeconds.merge(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), s, Double::sum);
@@ -187,6 +208,7 @@ class SnapshotUploadBenchmark {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(S3Server.ACCESS_KEY,
                         S3Server.SECRET_KEY)))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(10)).build())
+                .serviceConfiguration(c -> c.chunkedEncodingEnabled(CHUNKED))
                 .overrideConfiguration(o -> o.addExecutionInterceptor(timing))
                 .build();
     }
