@@ -30,6 +30,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 final class RestorePreflight {
     static final String TEMPLATE_NOT_FOUND = "TemplateNotFound";
     static final String TEMPLATE_INVALID = "TemplateInvalid";
+    static final String TEMPLATE_PAUSED = "TemplatePaused";
 
     record Passed(EtcdCluster template, VerifiedBackup backup) {
     }
@@ -55,6 +56,11 @@ final class RestorePreflight {
         if (!validation.valid()) {
             throw new BackupFailure(TEMPLATE_INVALID, "EtcdCluster " + namespace + "/" + name + " is not valid: "
                     + validation.message(), false);
+        }
+        if (Boolean.TRUE.equals(template.getSpec().getPaused())) {
+            // the operator leaves a paused cluster alone, and one rebuilt from its spec would never be seeded
+            throw new BackupFailure(TEMPLATE_PAUSED, "EtcdCluster " + namespace + "/" + name
+                    + " is paused (spec.paused): set spec.paused to false, then restore", false);
         }
         String restoredBy = annotation(template, RestoreAnnotations.RESTORED_BY);
         if (restoredBy != null && !restoredBy.equals(restore.getMetadata().getName()) && stillRunning(namespace, restoredBy)) {

@@ -529,11 +529,43 @@ class BackupBenchmark {
                 r.append(String.format(Locale.ROOT, "against the target (0.8x the slower of etcdctl and PutObject, medians:"
                         + " %.1f MB/s): apply to succeeded %.2fx, own duration %.2fx%n", slower,
                         median(operator) / slower, median(own) / slower));
+                List<Double> multipart = f.get("raw S3 multipart, 8 MiB parts, 1 at a time (MB/s)");
+                r.append(String.format(Locale.ROOT, "beside the raw multipart upload (the backup's own way of uploading,"
+                        + " median %.1f MB/s): apply to succeeded %.2fx%n", median(multipart),
+                        median(operator) / median(multipart)));
+                bounds(r, f, median(put));
             }
         });
         Files.createDirectories(Path.of("target", "benchmarks"));
         Files.writeString(Path.of("target", "benchmarks", "backup.txt"), r);
         System.out.println(r);
+    }
+
+    /**
+     * The fastest any backup could be here, from the CPU the baselines used: the snapshot stream and the upload
+     * must both run, on this machine's cores, at once; a multipart upload's completion comes after its last part
+     * and keeps one core of the store busy alone. Busy cores x seconds of each baseline, summed, spread over every
+     * core at 100%.
+     */
+    private static void bounds(StringBuilder r, Map<String, List<Double>> f, double putMBs) {
+        double size = median(f.get("snapshot size (MB)"));
+        double cores = Runtime.getRuntime().availableProcessors();
+        double stream = work(f, "snapshot stream alone", size / median(f.get("snapshot stream alone, Java gRPC (MB/s)")));
+        double multipartSeconds = size / median(f.get("raw S3 multipart, 8 MiB parts, 1 at a time (MB/s)"));
+        double multipart = work(f, "raw multipart", multipartSeconds);
+        double complete = median(f.get("  its CompleteMultipartUpload (s)"));
+        double put = work(f, "raw PutObject", size / putMBs);
+        double multipartBound = complete + (stream + multipart - complete) / cores;
+        double putBound = (stream + put) / cores;
+        r.append(String.format(Locale.ROOT, "CPU bound, %.0f cores: the stream used %.1f core-s, the raw multipart upload"
+                + " %.1f (its completion %.1f s), the raw PutObject %.1f; so a backup through a multipart upload takes at"
+                + " least %.1f s (%.1f MB/s, %.2fx PutObject), one through a single PutObject at least %.1f s (%.1f MB/s,"
+                + " %.2fx)%n", cores, stream, multipart, complete, put, multipartBound, size / multipartBound,
+                size / multipartBound / putMBs, putBound, size / putBound, size / putBound / putMBs));
+    }
+
+    private static double work(Map<String, List<Double>> f, String step, double seconds) {
+        return median(f.get("  cpu: " + step + ", cores busy on the machine")) * seconds;
     }
 
     private static String loadAverage() {

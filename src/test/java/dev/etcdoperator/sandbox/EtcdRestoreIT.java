@@ -15,6 +15,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import dev.etcdoperator.sandbox.support.PrometheusText;
@@ -175,6 +176,26 @@ class EtcdRestoreIT {
         EtcdRestoreStatus status = awaitFailed("no-template", "TemplateNotFound");
         assertThat(status.getPhase()).isEqualTo("Failed");
         assertThat(client().resources(EtcdCluster.class).inNamespace(NS).withName("nosuchcluster").get()).isNull();
+    }
+
+    @Test
+    @Order(5)
+    void aPausedTemplateClusterIsRefusedAndLeftAsItIs() {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: held, namespace: %s}
+                spec: {size: 1, version: 3.5.17, paused: true}
+                """.formatted(NS), EtcdCluster.class)).create();
+        String uid = client().resources(EtcdCluster.class).inNamespace(NS).withName("held").get().getMetadata().getUid();
+        apply("paused-template", "held", BUCKET + "/alpha/b1.db");
+        EtcdRestoreStatus status = awaitFailed("paused-template", "TemplatePaused");
+        assertThat(status.getReason()).contains("spec.paused").contains("nothing was changed");
+        EtcdCluster held = client().resources(EtcdCluster.class).inNamespace(NS).withName("held").get();
+        assertThat(held.getMetadata().getUid()).isEqualTo(uid);
+        assertThat(held.getMetadata().getAnnotations() == null ? Map.of() : held.getMetadata().getAnnotations())
+                .doesNotContainKey(RestoreAnnotations.RESTORING);
+        client().resource(held).delete();
     }
 
     @Test
