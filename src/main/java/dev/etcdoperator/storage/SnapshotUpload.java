@@ -40,12 +40,13 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Streams an etcd snapshot into S3 without holding it in memory or on disk: the bytes are cut into parts of a
- * fixed size, each part is uploaded (two at a time, while the next is read) with its SHA-256 so the store checks
- * it (CRC32C: cheap for both sides), and the whole stream is digested with SHA-256 on the way. The upload goes to a
- * partial key; only when it is complete, its size matches, the composite of its part checksums matches what the
- * store computed (when the store reports one) and etcd's own hash trailer matches, is it copied to the backup's key with the checksum, revision and version as metadata,
- * and checked once more there. On any failure the multipart upload is aborted and the partial object deleted, so
- * nothing that could pass for a backup is left behind. Memory: at most {@code (parallelParts + 1) x partSize}.
+ * fixed size, each part is uploaded (two at a time, while the next is read) with its CRC32C in a header, which the
+ * store checks, and the whole stream is digested with SHA-256 on the way. The upload goes to a partial key; only
+ * when it is complete, its size matches, the composite of its part checksums matches what the store computed (when
+ * the store reports one) and etcd's own hash trailer matches, is it copied to the backup's key with the checksum,
+ * revision and version as metadata, and checked once more there. On any failure the multipart upload is aborted
+ * and the partial object deleted, so nothing that could pass for a backup is left behind. Memory: at most
+ * {@code (parallelParts + 1) x partSize}.
  */
 public final class SnapshotUpload {
     private static final Logger LOG = Logger.getLogger(SnapshotUpload.class);

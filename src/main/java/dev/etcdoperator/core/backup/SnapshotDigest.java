@@ -9,21 +9,35 @@ import java.util.HexFormat;
  * integrity check. etcd ends a snapshot with the SHA-256 of the database before it (32 bytes, so that the size
  * is 32 more than a multiple of 512); {@code etcdctl snapshot restore} refuses a file whose trailer does not match.
  * This class checks the same without holding more than those last 32 bytes, and hashes every byte once: the
- * database's digest is finished on a copy, and the whole stream's continues from it with the trailer.
+ * database's digest is finished on a copy, and the whole stream's continues from it with the trailer. Where the
+ * runtime's SHA-256 cannot be copied (some hardware-token providers), a second digest is fed with every byte.
  */
 public final class SnapshotDigest {
     private static final int HASH_SIZE = 32;
 
     private final MessageDigest content = sha256();
+    /** Null when {@link #content} can be copied; otherwise fed with every byte. */
+    private final MessageDigest whole;
     private final byte[] tail = new byte[HASH_SIZE];
     private int tailLength;
     private long size;
     private byte[] wholeDigest;
     private byte[] contentDigest;
 
+    public SnapshotDigest() {
+        this(copyable(sha256()));
+    }
+
+    SnapshotDigest(boolean copyable) {
+        this.whole = copyable ? null : sha256();
+    }
+
     public void update(byte[] bytes, int offset, int length) {
         if (wholeDigest != null) {
             throw new IllegalStateException("the digest was already finished");
+        }
+        if (whole != null) {
+            whole.update(bytes, offset, length);
         }
         size += length;
         int total = tailLength + length;
@@ -73,10 +87,25 @@ public final class SnapshotDigest {
     }
 
     private void finish() {
-        if (wholeDigest == null) {
-            contentDigest = copy(content).digest();
-            content.update(tail, 0, tailLength);
-            wholeDigest = content.digest();
+        if (wholeDigest != null) {
+            return;
+        }
+        if (whole != null) {
+            contentDigest = content.digest();
+            wholeDigest = whole.digest();
+            return;
+        }
+        contentDigest = copy(content).digest();
+        content.update(tail, 0, tailLength);
+        wholeDigest = content.digest();
+    }
+
+    private static boolean copyable(MessageDigest digest) {
+        try {
+            digest.clone();
+            return true;
+        } catch (CloneNotSupportedException e) {
+            return false;
         }
     }
 

@@ -43,6 +43,31 @@ class SnapshotDigestTest {
         assertThat(digest.etcdHashProblem()).isEqualTo("none");
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {1, 31, 32, 33, 4096})
+    void without_a_copyable_digest_every_byte_goes_through_two_digests(int chunk) throws Exception {
+        byte[] snap = snapshot(12, chunk);
+        SnapshotDigest digest = new SnapshotDigest(false);
+        for (int off = 0; off < snap.length; off += chunk) {
+            digest.update(snap, off, Math.min(chunk, snap.length - off));
+        }
+        assertThat(digest.etcdHashMatches()).isTrue();
+        assertThat(digest.sha256Hex()).isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(snap)));
+        snap[100] ^= 0x01;
+        SnapshotDigest corrupted = new SnapshotDigest(false);
+        corrupted.update(snap, 0, snap.length);
+        assertThat(corrupted.etcdHashMatches()).isFalse();
+    }
+
+    @Test
+    void exactly_a_hash_of_bytes_has_its_checksum() throws Exception {
+        byte[] bytes = new byte[32];
+        java.util.Arrays.fill(bytes, (byte) 7);
+        SnapshotDigest digest = digestInChunks(bytes, 5);
+        assertThat(digest.sha256Hex()).isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
+        assertThat(digest.etcdHashMatches()).isFalse();
+    }
+
     @Test
     void a_truncated_snapshot_does_not_match() throws Exception {
         byte[] snap = snapshot(10, 1);

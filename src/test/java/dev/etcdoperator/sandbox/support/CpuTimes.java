@@ -29,10 +29,10 @@ public final class CpuTimes {
         return new CpuTimes(s);
     }
 
-    /** Seconds of CPU each name used between {@code before} and this sample. */
+    /** Seconds of CPU each name used between {@code before} and this sample; 0 for a process that has gone. */
     public Map<String, Double> since(CpuTimes before) {
         Map<String, Double> used = new LinkedHashMap<>();
-        seconds.forEach((name, s) -> used.put(name, s - before.seconds.getOrDefault(name, s)));
+        seconds.forEach((name, s) -> used.put(name, Math.max(0, s - before.seconds.getOrDefault(name, s))));
         return used;
     }
 
@@ -57,9 +57,9 @@ public final class CpuTimes {
     private static double machineBusy() {
         try {
             String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            // cpu user nice system idle iowait irq softirq steal ...
+            // cpu user nice system idle iowait irq softirq steal ...: steal is time the machine did not get
             long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
-                    + Long.parseLong(f[7]) + Long.parseLong(f[8]);
+                    + Long.parseLong(f[7]);
             return busy * TICK;
         } catch (IOException e) {
             return 0;
