@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.RandomAccessFile;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,9 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,18 +31,15 @@ import java.util.regex.Pattern;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
-import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.etcd.SnapshotStream;
+import dev.etcdoperator.sandbox.support.BenchmarkData;
 import dev.etcdoperator.sandbox.support.CpuTimes;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
-import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -124,17 +117,7 @@ class BackupBenchmark {
             sandbox = sb;
             s3 = client;
             SandboxClusters clusters = new SandboxClusters(sandbox.client(), NS);
-            sandbox.client().resource(Serialization.unmarshal("""
-                    apiVersion: etcd.database.coreos.com/v1beta2
-                    kind: EtcdCluster
-                    metadata: {name: %s, namespace: %s}
-                    spec:
-                      size: 1
-                      version: 3.5.17
-                      pod:
-                        etcdEnv:
-                        - {name: ETCD_QUOTA_BACKEND_BYTES, value: "8589934592"}
-                    """.formatted(CLUSTER, NS), EtcdCluster.class)).create();
+            sandbox.client().resource(BenchmarkData.largeQuotaCluster(CLUSTER, NS)).create();
             clusters.awaitConverged(CLUSTER, 1);
             endpoint = clusters.endpointList(CLUSTER).get(0);
 
@@ -187,7 +170,7 @@ class BackupBenchmark {
 
             cpu = cpuSample();
             t0 = System.nanoTime();
-            double complete = rawMultipart(file, prefix + "multipart.db");
+            double complete = BenchmarkData.rawMultipart(s3, BUCKET, prefix + "multipart.db", file, RAW_PART);
             double multipart = seconds(t0);
             add(f, "raw S3 multipart, 8 MiB parts, 1 at a time (MB/s)", bytes / 1e6 / multipart);
             cpu(f, "raw multipart", cpu, multipart);
@@ -295,34 +278,6 @@ class BackupBenchmark {
         Map<String, Double> used = cpuSample().since(before);
         add(f, "  cpu: " + step + ", cores busy on the machine", used.remove("machine") / wallSeconds);
         used.forEach((process, seconds) -> add(f, "  cpu: " + step + ", " + process + " (s)", seconds));
-    }
-
-    /** Plain multipart upload of the file, one part at a time; returns the seconds CompleteMultipartUpload took. */
-    private double rawMultipart(Path file, String key) throws IOException {
-        String id = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
-        List<CompletedPart> parts = new ArrayList<>();
-        byte[] buffer = new byte[RAW_PART];
-        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            for (int number = 1; ; number++) {
-                int length = 0;
-                for (int n; length < RAW_PART && (n = in.read(buffer, length, RAW_PART - length)) > 0; ) {
-                    length += n;
-                }
-                if (length == 0) {
-                    break;
-                }
-                int partNumber = number;
-                int partLength = length;
-                String eTag = s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(id).partNumber(partNumber)
-                        .contentLength((long) partLength), RequestBody.fromContentProvider(
-                        () -> new java.io.ByteArrayInputStream(buffer, 0, partLength), partLength,
-                        "application/octet-stream")).eTag();
-                parts.add(CompletedPart.builder().partNumber(partNumber).eTag(eTag).build());
-            }
-        }
-        long t0 = System.nanoTime();
-        s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(id).multipartUpload(m -> m.parts(parts)));
-        return seconds(t0);
     }
 
     private static final Pattern GC = Pattern.compile("(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
@@ -464,21 +419,8 @@ class BackupBenchmark {
     }
 
     private void fill(int from, int to) throws Exception {
-        byte[] value = new byte[1024 * 1024];
-        new Random(7).nextBytes(value);
         long t0 = System.nanoTime();
-        Semaphore inFlight = new Semaphore(8);
-        List<CompletableFuture<?>> puts = new ArrayList<>();
-        try (Client client = Client.builder().endpoints(endpoint).build()) {
-            for (int i = from; i < to; i++) {
-                inFlight.acquire();
-                value[0] = (byte) i;
-                value[1] = (byte) (i >> 8);
-                puts.add(client.getKVClient().put(ByteSequence.from("v-%05d".formatted(i), StandardCharsets.UTF_8),
-                        ByteSequence.from(value)).whenComplete((r, e) -> inFlight.release()));
-            }
-            CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
-        }
+        BenchmarkData.fill(endpoint, from, to);
         notes.add(String.format(Locale.ROOT, "filled %d values of 1 MiB (keys v-%05d..v-%05d) in %.1f s, 8 puts in flight",
                 to - from, from, to - 1, seconds(t0)));
     }

@@ -3,7 +3,6 @@ package dev.etcdoperator.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,21 +10,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.api.v1beta2.Condition;
-import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.sandbox.support.BenchmarkData;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.RestoredEtcd;
 import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
-import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -50,19 +43,9 @@ class RestoreBenchmark {
                 S3Client s3 = sandbox.s3().client()) {
             SandboxClusters clusters = new SandboxClusters(sandbox.client(), NS);
             SandboxBackups backups = new SandboxBackups(sandbox.client(), NS, LIMIT);
-            sandbox.client().resource(Serialization.unmarshal("""
-                    apiVersion: etcd.database.coreos.com/v1beta2
-                    kind: EtcdCluster
-                    metadata: {name: %s, namespace: %s}
-                    spec:
-                      size: 1
-                      version: 3.5.17
-                      pod:
-                        etcdEnv:
-                        - {name: ETCD_QUOTA_BACKEND_BYTES, value: "8589934592"}
-                    """.formatted(CLUSTER, NS), EtcdCluster.class)).create();
+            sandbox.client().resource(BenchmarkData.largeQuotaCluster(CLUSTER, NS)).create();
             clusters.awaitConverged(CLUSTER, 1);
-            fill(clusters.endpointList(CLUSTER).get(0), MIB);
+            BenchmarkData.fill(clusters.endpointList(CLUSTER).get(0), 0, MIB);
 
             backups.apply("large", """
                     etcdCluster: {name: %s}
@@ -78,7 +61,7 @@ class RestoreBenchmark {
             s3.getObject(b -> b.bucket(Sandbox.S3_BUCKET).key("large.db"), file);
             double download = seconds(t0);
             Path byHand = STATE.resolve("by-hand");
-            deleteTree(byHand);
+            BenchmarkData.deleteTree(byHand);
             t0 = System.nanoTime();
             try (RestoredEtcd restored = RestoredEtcd.restore(file, byHand)) {
                 double manual = seconds(t0);
@@ -87,7 +70,7 @@ class RestoreBenchmark {
                 lines.add(String.format(Locale.ROOT, "by hand: download %.1f s; etcdctl snapshot restore + etcd start until healthy %.1f s",
                         download, manual));
             }
-            deleteTree(byHand);
+            BenchmarkData.deleteTree(byHand);
             Files.deleteIfExists(file);
 
             Instant applied = Instant.now();
@@ -128,34 +111,7 @@ class RestoreBenchmark {
         return r == null || r.getStatus() == null ? new EtcdRestoreStatus() : r.getStatus();
     }
 
-    private static void fill(String endpoint, int mebibytes) throws Exception {
-        byte[] value = new byte[1024 * 1024];
-        new Random(7).nextBytes(value);
-        Semaphore inFlight = new Semaphore(8);
-        List<CompletableFuture<?>> puts = new ArrayList<>();
-        try (Client client = Client.builder().endpoints(endpoint).build()) {
-            for (int i = 0; i < mebibytes; i++) {
-                inFlight.acquire();
-                value[0] = (byte) i;
-                value[1] = (byte) (i >> 8);
-                puts.add(client.getKVClient().put(ByteSequence.from("v-%05d".formatted(i), StandardCharsets.UTF_8),
-                        ByteSequence.from(value)).whenComplete((r, e) -> inFlight.release()));
-            }
-            CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
-        }
-    }
-
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;
-    }
-
-    private static void deleteTree(Path dir) throws Exception {
-        if (Files.exists(dir)) {
-            try (var paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 }

@@ -3,11 +3,9 @@ package dev.etcdoperator.sandbox.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.RandomAccessFile;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.sandbox.support.BenchmarkData;
 import dev.etcdoperator.storage.SnapshotUpload;
 import dev.etcdoperator.storage.Uploaded;
 import org.junit.jupiter.api.Test;
@@ -38,7 +37,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -77,14 +75,14 @@ class SnapshotUploadBenchmark {
             for (String store : STORES.split(",")) {
                 Path dir = store.equals("tmpfs") ? Path.of("/dev/shm", "snapshot-upload-benchmark")
                         : WORK.resolve("server");
-                deleteTree(dir);
+                BenchmarkData.deleteTree(dir);
                 try (S3Server server = S3Server.start(S3Server.Settings.in(dir).withBuckets(BUCKET));
                         S3Client s3 = client(server.endpoint())) {
                     for (int run = 0; run < RUNS; run++) {
                         measure(store, run, server, s3, file, size);
                     }
                 } finally {
-                    deleteTree(dir);
+                    BenchmarkData.deleteTree(dir);
                 }
             }
         } finally {
@@ -106,7 +104,7 @@ class SnapshotUploadBenchmark {
 
         operationSeconds.clear();
         t0 = System.nanoTime();
-        rawMultipart(s3, file, prefix + "multipart.db");
+        BenchmarkData.rawMultipart(s3, BUCKET, prefix + "multipart.db", file, RAW_PART);
         add(store + ": raw multipart, 8 MiB parts, 1 at a time (MB/s)", size / 1e6 / seconds(t0));
         add(store + ":   its CompleteMultipartUpload (s)", operationSeconds.getOrDefault("CompleteMultipartUpload", 0.0));
 
@@ -135,31 +133,6 @@ class SnapshotUploadBenchmark {
         for (S3Object o : s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(prefix)).contents()) {
             s3.deleteObject(b -> b.bucket(BUCKET).key(o.key()));
         }
-    }
-
-    private void rawMultipart(S3Client s3, Path file, String key) throws IOException {
-        String id = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
-        List<CompletedPart> parts = new ArrayList<>();
-        byte[] buffer = new byte[RAW_PART];
-        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            for (int number = 1; ; number++) {
-                int length = 0;
-                for (int n; length < RAW_PART && (n = in.read(buffer, length, RAW_PART - length)) > 0; ) {
-                    length += n;
-                }
-                if (length == 0) {
-                    break;
-                }
-                int partNumber = number;
-                int partLength = length;
-                String eTag = s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(id).partNumber(partNumber)
-                        .contentLength((long) partLength), RequestBody.fromContentProvider(
-                        () -> new ByteArrayInputStream(buffer, 0, partLength), partLength,
-                        "application/octet-stream")).eTag();
-                parts.add(CompletedPart.builder().partNumber(partNumber).eTag(eTag).build());
-            }
-        }
-        s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(id).multipartUpload(m -> m.parts(parts)));
     }
 
     /** Random bytes, a multiple of 512, then their SHA-256: what etcd sends as a snapshot. */
@@ -211,17 +184,6 @@ class SnapshotUploadBenchmark {
                 .serviceConfiguration(c -> c.chunkedEncodingEnabled(CHUNKED))
                 .overrideConfiguration(o -> o.addExecutionInterceptor(timing))
                 .build();
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 
     private void add(String key, double value) {
