@@ -47,7 +47,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Measures, in the sandbox, a one-shot backup by the packaged operator (heap capped at {@code -Xmx128m}) of a
  * 1-member cluster holding about 64 MiB and then about 1.1 GiB, beside, in the same run on the same data,
  * {@code etcdctl snapshot save} to a local file and plain uploads of that file to the same S3 server with the AWS
- * SDK (one PutObject stream; a multipart upload of 8 MiB parts, one at a time). It also reports the operator's heap
+ * SDK (one PutObject stream; a multipart upload of 8 MiB parts, one at a time), and etcd's snapshot streamed
+ * straight into one PutObject (the alternative design a backup could have). It also reports the operator's heap
  * during each backup (scraped from /q/metrics every second, and from its GC log) and where the backup's time goes
  * (from the AWS SDK's request log). Not a test: it reports figures (target/benchmarks/backup.txt) and only fails
  * when a backup does not succeed at all (after writing the report). Run with
@@ -194,12 +195,38 @@ class BackupBenchmark {
             double stream = seconds(t0);
             add(f, "snapshot stream alone, Java gRPC (MB/s)", streamed / 1e6 / stream);
             cpu(f, "snapshot stream alone", cpu, stream);
+            streamedPut(f, prefix, streamed);
             Files.delete(file);
         }
         operatorBackup(f, prefix);
         for (S3Object o : s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(prefix)).contents()) {
             s3.deleteObject(b -> b.bucket(BUCKET).key(o.key()));
         }
+    }
+
+    /**
+     * What a backup through one PutObject could do here: etcd's snapshot stream sent straight into a single
+     * PutObject of its known length (SDK defaults), nothing checked, nothing kept in memory. Not the operator's
+     * design (which uploads in parts); a measure of the alternative.
+     */
+    private void streamedPut(Map<String, List<Double>> f, String prefix, long length) {
+        CpuTimes cpu = cpuSample();
+        long t0 = System.nanoTime();
+        try (InputStream in = SnapshotStream.open(endpoint, null, Instant.now().plus(BACKUP_LIMIT))) {
+            s3.putObject(b -> b.bucket(BUCKET).key(prefix + "streamed.db"),
+                    RequestBody.fromContentProvider(() -> in, length, "application/octet-stream"));
+        } catch (Exception e) {
+            notes.add("the snapshot streamed into one PutObject failed: " + e);
+            return;
+        }
+        double seconds = seconds(t0);
+        long stored = s3.headObject(b -> b.bucket(BUCKET).key(prefix + "streamed.db")).contentLength();
+        if (stored != length) {
+            notes.add("the snapshot streamed into one PutObject stored " + stored + " bytes of " + length);
+            return;
+        }
+        add(f, "snapshot streamed from etcd into one PutObject (MB/s)", length / 1e6 / seconds);
+        cpu(f, "streamed PutObject", cpu, seconds);
     }
 
     private void operatorBackup(Map<String, List<Double>> f, String prefix) throws Exception {
@@ -476,6 +503,12 @@ class BackupBenchmark {
                         + " median %.1f MB/s): apply to succeeded %.2fx%n", median(multipart),
                         median(operator) / median(multipart)));
                 bounds(r, f, median(put));
+                List<Double> streamedPut = f.get("snapshot streamed from etcd into one PutObject (MB/s)");
+                if (streamedPut != null) {
+                    r.append(String.format(Locale.ROOT, "the snapshot streamed from etcd into one PutObject (not the"
+                            + " operator's design): %.1f MB/s, %.2fx PutObject%n", median(streamedPut),
+                            median(streamedPut) / median(put)));
+                }
             }
         });
         Files.createDirectories(Path.of("target", "benchmarks"));
