@@ -12,6 +12,7 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupSchedule;
 import dev.etcdoperator.core.restore.ClusterSeen;
@@ -118,7 +119,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             RestorePreflight.Passed passed = preflight.run(restore);
             status.setPhase(RestorePhase.Deleting.name());
             status.setTemplateUid(passed.template().getMetadata().getUid());
-            status.setClusterSpec(passed.template().getSpec());
+            status.setClusterSpec(SavedClusterSpec.of(passed.template().getSpec()));
             status.setClusterLabels(passed.template().getMetadata().getLabels());
             status.setClusterAnnotations(withoutRestoreAnnotations(passed.template().getMetadata().getAnnotations()));
             status.setBackupSha256(passed.backup().sha256());

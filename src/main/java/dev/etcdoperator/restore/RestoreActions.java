@@ -59,7 +59,7 @@ final class RestoreActions {
         EtcdCluster cluster = new EtcdCluster();
         cluster.setMetadata(new ObjectMetaBuilder().withName(restore.getSpec().getEtcdCluster().getName())
                 .withNamespace(namespace).withLabels(status.getClusterLabels()).withAnnotations(annotations).build());
-        cluster.setSpec(status.getClusterSpec());
+        cluster.setSpec(status.getClusterSpec().toClusterSpec());
         try {
             return client.resources(EtcdCluster.class).inNamespace(namespace).resource(cluster).create();
         } catch (KubernetesClientException e) {

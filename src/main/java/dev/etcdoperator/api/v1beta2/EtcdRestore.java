@@ -1,5 +1,6 @@
 package dev.etcdoperator.api.v1beta2;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -13,6 +14,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("EtcdRestore")
 @Plural("etcdrestores")
 @Singular("etcdrestore")
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.etcdCluster.name", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Succeeded", jsonPath = ".status.succeeded", type = AdditionalPrinterColumn.Type.BOOLEAN)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdRestore extends CustomResource<EtcdRestoreSpec, EtcdRestoreStatus> implements Namespaced {
 
     @Override

@@ -20,7 +20,7 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     private String templateUid;
 
     @JsonPropertyDescription("The template's spec, saved before it is deleted; the restored cluster gets it.")
-    private EtcdClusterSpec clusterSpec;
+    private SavedClusterSpec clusterSpec;
 
     private Map<String, String> clusterLabels;
 
@@ -79,11 +79,11 @@ public class EtcdRestoreStatus implements ConditionedStatus {
         this.templateUid = templateUid;
     }
 
-    public EtcdClusterSpec getClusterSpec() {
+    public SavedClusterSpec getClusterSpec() {
         return clusterSpec;
     }
 
-    public void setClusterSpec(EtcdClusterSpec clusterSpec) {
+    public void setClusterSpec(SavedClusterSpec clusterSpec) {
         this.clusterSpec = clusterSpec;
     }
 

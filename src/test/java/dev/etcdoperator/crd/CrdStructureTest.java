@@ -1,0 +1,101 @@
+package dev.etcdoperator.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceScale;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+/**
+ * The rules an API server applies to a CRD's scale subresource and printer columns, checked on every committed CRD
+ * (crds/ and the chart's copies) without a server, so a CRD that a cluster would refuse fails here first. The
+ * sandbox tests apply the same files to a real API server.
+ */
+class CrdStructureTest {
+
+    static Stream<Path> committedCrds() throws IOException {
+        List<Path> all = new ArrayList<>();
+        for (Path dir : List.of(Path.of("crds"), CommittedCrdsTest.CHART_CRDS)) {
+            try (Stream<Path> files = Files.list(dir)) {
+                files.filter(f -> f.getFileName().toString().endsWith(".yml")).sorted().forEach(all::add);
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("committedCrds")
+    void scaleSubresourcePathsAreWhereAnApiServerWantsThem(Path file) throws IOException {
+        for (CustomResourceDefinitionVersion version : read(file).getSpec().getVersions()) {
+            if (version.getSubresources() == null || version.getSubresources().getScale() == null) {
+                continue;
+            }
+            CustomResourceSubresourceScale scale = version.getSubresources().getScale();
+            JSONSchemaProps root = version.getSchema().getOpenAPIV3Schema();
+            assertThat(scale.getSpecReplicasPath()).as(file + ": specReplicasPath must be under .spec")
+                    .startsWith(".spec.");
+            assertThat(scale.getStatusReplicasPath()).as(file + ": statusReplicasPath is required, under .status")
+                    .isNotNull().startsWith(".status.");
+            assertThat(schemaAt(root, scale.getSpecReplicasPath())).as(file + ": " + scale.getSpecReplicasPath())
+                    .isNotNull();
+            assertThat(schemaAt(root, scale.getStatusReplicasPath())).as(file + ": " + scale.getStatusReplicasPath())
+                    .isNotNull();
+            if (scale.getLabelSelectorPath() != null) {
+                assertThat(scale.getLabelSelectorPath()).startsWith(".status.");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("committedCrds")
+    void printerColumnsPointAtFieldsOfTheirOwnResource(Path file) throws IOException {
+        for (CustomResourceDefinitionVersion version : read(file).getSpec().getVersions()) {
+            JSONSchemaProps root = version.getSchema().getOpenAPIV3Schema();
+            List<CustomResourceColumnDefinition> columns = version.getAdditionalPrinterColumns() == null ? List.of()
+                    : version.getAdditionalPrinterColumns();
+            for (CustomResourceColumnDefinition column : columns) {
+                if (column.getJsonPath().startsWith(".metadata.")) {
+                    continue;
+                }
+                JSONSchemaProps field = schemaAt(root, column.getJsonPath());
+                assertThat(field).as(file + ": column " + column.getName() + " at " + column.getJsonPath()
+                        + " names no field of the schema").isNotNull();
+                assertThat(field.getType()).as(file + ": column " + column.getName() + " type")
+                        .isEqualTo(column.getType());
+            }
+            assertThat(columns).as(file + ": column names are unique").extracting(CustomResourceColumnDefinition::getName)
+                    .doesNotHaveDuplicates();
+        }
+    }
+
+    private static CustomResourceDefinition read(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return Serialization.unmarshal(in, CustomResourceDefinition.class);
+        }
+    }
+
+    private static JSONSchemaProps schemaAt(JSONSchemaProps root, String jsonPath) {
+        JSONSchemaProps node = root;
+        for (String name : jsonPath.substring(1).split("\\.")) {
+            if (node == null || node.getProperties() == null) {
+                return null;
+            }
+            node = node.getProperties().get(name);
+        }
+        return node;
+    }
+}
