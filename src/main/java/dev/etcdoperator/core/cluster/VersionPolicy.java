@@ -8,7 +8,10 @@ import java.util.Optional;
  * <ul>
  * <li>the same version, or any patch change within the same minor (up or down: a minor's data format does not
  * change between patches), is allowed;</li>
- * <li>the next minor of the same major ({@code 3.4.x -> 3.5.y}) is allowed;</li>
+ * <li>the next minor of the same major ({@code 3.4.x -> 3.5.y}) is allowed, from the lowest patch etcd's upgrade
+ * guide names for that step where it names one ({@link #MINIMUM_BEFORE_NEXT_MINOR}: every 3.5 member on 3.5.32 or
+ * later before 3.6, every 3.6 member on 3.6.11 or later before 3.7); from an older patch it is refused
+ * ({@link #PATCH_TOO_OLD}), and the way on is a patch upgrade first;</li>
  * <li>a lower major or minor is refused ({@link #DOWNGRADE});</li>
  * <li>a minor more than one ahead ({@code 3.4 -> 3.6}) is refused ({@link #SKIPPED_MINOR}): upgrade through
  * each minor in turn;</li>
@@ -22,6 +25,17 @@ public final class VersionPolicy {
     public static final String SKIPPED_MINOR = "SkippedMinorVersion";
     public static final String MAJOR_CHANGE = "MajorVersionChange";
     public static final String INVALID = "InvalidVersion";
+    public static final String PATCH_TOO_OLD = "PatchTooOldForMinorUpgrade";
+
+    /**
+     * The lowest patch of a minor from which etcd's upgrade guide allows the rolling upgrade to the next minor. 3.5
+     * patches before 3.5.32 carry membership and v2-store issues that can stop a 3.6 member from starting (etcd's
+     * "Upgrade etcd from v3.5 to v3.6" guide); 3.6 patches before 3.6.11 cannot be rolled to 3.7 ("Upgrade etcd from
+     * v3.6 to v3.7").
+     */
+    public static final java.util.Map<String, Version> MINIMUM_BEFORE_NEXT_MINOR = java.util.Map.of(
+            "3.5", new Version(3, 5, 32, null),
+            "3.6", new Version(3, 6, 11, null));
 
     /** The verdict on a change; {@code reason} and {@code message} are empty when it is allowed. */
     public record Verdict(boolean allowed, String reason, String message) {
@@ -64,6 +78,12 @@ public final class VersionPolicy {
             return Verdict.refuse(SKIPPED_MINOR, "The cluster runs " + f + "; going to " + t + " skips minor version "
                     + next + ", which etcd does not support. Keeping " + f + "; upgrade to the latest " + next
                     + ".x first.");
+        }
+        Version minimum = MINIMUM_BEFORE_NEXT_MINOR.get(f.major() + "." + f.minor());
+        if (minimum != null && f.compareTo(minimum) < 0) {
+            return Verdict.refuse(PATCH_TOO_OLD, "The cluster runs " + f + "; etcd supports the upgrade to " + t.major()
+                    + "." + t.minor() + " only from " + minimum + " or later. Keeping " + f + "; set spec.version to "
+                    + minimum + " or a later " + f.major() + "." + f.minor() + ".x first, then to " + t + ".");
         }
         return Verdict.allow();
     }
