@@ -14,6 +14,8 @@ import dev.etcdoperator.storage.S3Settings;
  * @param location  the object (one-shot) or the key prefix (periodic)
  * @param owner     namespace/name of the EtcdBackup, stored with each object so retention deletes only its own
  * @param cluster   the EtcdCluster's name when the backup names one, else empty (a metrics label)
+ * @param clusterUid the EtcdCluster's uid when the backup names one, else null
  */
-record BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner, String cluster) {
+record BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner, String cluster,
+        String clusterUid) {
 }

@@ -37,7 +37,7 @@ final class BackupRequests {
                 "spec.clientTLSSecret");
         if (spec.getEtcdEndpoints() != null && !spec.getEtcdEndpoints().isEmpty()) {
             List<String> endpoints = spec.getEtcdEndpoints().stream().map(BackupRequests::withScheme).toList();
-            return new BackupRequest(endpoints, tls, s3, location, owner, "");
+            return new BackupRequest(endpoints, tls, s3, location, owner, "", null);
         }
         String clusterName = spec.getEtcdCluster().getName();
         EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(clusterName).get();
@@ -56,7 +56,7 @@ final class BackupRequests {
         }
         String endpoint = (https ? "https" : "http") + "://" + ClusterResources.clientServiceName(clusterName) + "."
                 + namespace + ".svc:" + ClusterResources.CLIENT_PORT;
-        return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName);
+        return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName, cluster.getMetadata().getUid());
     }
 
     private EtcdTls clientTls(String namespace, String name, String field) {

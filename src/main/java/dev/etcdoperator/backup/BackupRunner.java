@@ -1,92 +1,141 @@
 package dev.etcdoperator.backup;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupMetadata;
 import dev.etcdoperator.core.backup.BackupNames;
-import dev.etcdoperator.core.backup.Retention;
+import dev.etcdoperator.core.backup.BackupPlanner;
+import dev.etcdoperator.core.backup.BackupTaken;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.SourceChoice;
-import dev.etcdoperator.etcd.SnapshotStream;
-import dev.etcdoperator.storage.BackupStore;
-import dev.etcdoperator.storage.S3Clients;
-import dev.etcdoperator.storage.SnapshotUpload;
+import dev.etcdoperator.core.backup.StoredBackup;
+import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.storage.Uploaded;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Takes one backup: picks the member with the newest revision, streams its snapshot into the store, verifies it,
- * then (for periodic backups) applies retention. Every step is bounded by the backup's deadline.
+ * Takes one backup: observes (the bucket, this backup's interrupted uploads, the members and what is already
+ * stored), lets {@link BackupPlanner} decide, then acts (streams the snapshot into the store, applies retention).
+ * Every step runs within the backup's deadline, {@code timeoutInSecond} after it began; a step that would start
+ * after it does not start, and the backup fails with {@link BackupFailure#TIMEOUT}.
  */
 final class BackupRunner {
     private final SnapshotSources sources;
+    private final SnapshotReader snapshots;
+    private final BackupStorage storage;
     private final Clock clock;
-    private final int partSize;
-    private final int parallelParts;
 
-    BackupRunner(SnapshotSources sources, Clock clock, int partSize, int parallelParts) {
+    BackupRunner(SnapshotSources sources, SnapshotReader snapshots, BackupStorage storage, Clock clock) {
         this.sources = sources;
+        this.snapshots = snapshots;
+        this.storage = storage;
         this.clock = clock;
-        this.partSize = partSize;
-        this.parallelParts = parallelParts;
     }
 
     /**
      * @param periodic   whether {@code request.location()} is a prefix to which revision and time are appended
      * @param maxBackups periodic backups to keep (0: all)
+     * @param last       what the status remembers of the last successful backup
      */
-    BackupResult run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout) {
+    BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
+            BackupPlanner.LastBackup last) {
         Instant start = clock.instant();
         Instant deadline = start.plus(timeout);
-        try (S3Client s3 = S3Clients.create(request.s3())) {
-            BackupStore store = new BackupStore(s3);
-            store.checkBucket(request.location().bucket());
-            store.cleanUpInterrupted(request.location(), start.minus(timeout));
-            SourceChoice.Candidate source = sources.pick(request.endpoints(), request.tls());
-            S3Location target = periodic
-                    ? request.location().withKey(BackupNames.periodicKey(request.location().key(), source.revision(), start))
-                    : request.location();
-            Map<String, String> metadata = Map.of(
-                    BackupMetadata.REVISION, Long.toString(source.revision()),
-                    BackupMetadata.VERSION, source.version(),
-                    BackupMetadata.SOURCE, source.clientUrl(),
-                    BackupMetadata.OWNER, request.owner());
-            Uploaded uploaded;
-            try (SnapshotStream snapshot = SnapshotStream.open(source.clientUrl(), request.tls(), deadline)) {
-                uploaded = new SnapshotUpload(s3, partSize, parallelParts).upload(snapshot, target, metadata, deadline);
+        S3Location location = request.location();
+        try (BackupStorage.Store store = storage.open(request.s3())) {
+            store.checkBucket(location.bucket(), deadline);
+            inTime(deadline, timeout, "checking the bucket");
+            store.cleanUpInterrupted(location, periodic, request.owner(), start.minus(timeout), deadline);
+            inTime(deadline, timeout, "cleaning up interrupted uploads");
+            SnapshotSources.Found found = sources.find(request.endpoints(), request.tls(), deadline);
+            inTime(deadline, timeout, "choosing the member to read");
+            SourceChoice.Candidate source = found.best();
+            refuse(BackupPlanner.checkSource(last, found.answered(), source, request.clusterUid()));
+            S3Location target;
+            List<StoredBackup> stored = List.of();
+            if (periodic) {
+                stored = store.periodicBackups(location, deadline);
+                refuse(BackupPlanner.checkPrefix(stored, request.owner(), location.toString()));
+                target = location.withKey(BackupNames.periodicKey(location.key(), source.revision(), start));
+            } else {
+                target = location;
+                refuse(BackupPlanner.checkOneShotKey(store.find(target, deadline).orElse(null), request.owner(),
+                        source, target.toString()));
             }
+            inTime(deadline, timeout, "looking at what is stored");
+            Uploaded uploaded = upload(store, request, source, target, deadline);
             List<String> deleted = new ArrayList<>();
             String retentionProblem = null;
             if (periodic && maxBackups > 0) {
                 try {
-                    for (BackupNames.Periodic old : Retention.toDelete(store.periodicBackups(request.location(), request.owner()), maxBackups)) {
-                        store.delete(request.location().withKey(old.key()));
-                        deleted.add(request.location().bucket() + "/" + old.key());
+                    List<StoredBackup> now = new ArrayList<>(stored);
+                    now.removeIf(b -> b.key().equals(target.key()));
+                    now.add(new StoredBackup(target.key(), request.owner(), source.revision(), source.clusterIdHex()));
+                    for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(), maxBackups)) {
+                        inTime(deadline, timeout, "applying retention");
+                        store.delete(location.withKey(old.key()), deadline);
+                        deleted.add(location.bucket() + "/" + old.key());
                     }
                 } catch (BackupFailure e) {
                     retentionProblem = e.getMessage();
                 }
             }
-            return new BackupResult(uploaded.path(), uploaded.size(), uploaded.sha256(), source.revision(),
-                    source.version(), source.clientUrl(), Duration.between(start, clock.instant()), deleted, retentionProblem);
+            return new BackupTaken(uploaded.path(), uploaded.size(), uploaded.sha256(), source.revision(),
+                    source.version(), source.clientUrl(), source.clusterIdHex(), request.clusterUid(),
+                    Duration.between(start, clock.instant()), deleted, retentionProblem);
         } catch (BackupFailure e) {
             if (clock.instant().isAfter(deadline) && !e.reason().equals(BackupFailure.TIMEOUT)) {
-                throw new BackupFailure(BackupFailure.TIMEOUT, "the backup did not finish within " + timeout.toSeconds()
-                        + " s (backupPolicy.timeoutInSecond): " + e.getMessage(), true, e);
+                throw timedOut(timeout, e.getMessage(), e);
             }
             throw e;
         } catch (RuntimeException e) {
             if (clock.instant().isAfter(deadline)) {
-                throw new BackupFailure(BackupFailure.TIMEOUT, "the backup did not finish within " + timeout.toSeconds()
-                        + " s (backupPolicy.timeoutInSecond): " + e.getMessage(), true, e);
+                throw timedOut(timeout, e.getMessage(), e);
             }
             throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "the backup failed: " + e.getMessage(), true, e);
         }
+    }
+
+    private Uploaded upload(BackupStorage.Store store, BackupRequest request, SourceChoice.Candidate source,
+            S3Location target, Instant deadline) {
+        Map<String, String> metadata = new HashMap<>();
+        metadata.put(BackupMetadata.REVISION, Long.toString(source.revision()));
+        metadata.put(BackupMetadata.VERSION, source.version());
+        metadata.put(BackupMetadata.SOURCE, source.clientUrl());
+        metadata.put(BackupMetadata.OWNER, request.owner());
+        Optional.ofNullable(source.clusterIdHex()).ifPresent(id -> metadata.put(BackupMetadata.CLUSTER_ID, id));
+        Optional.ofNullable(request.clusterUid()).ifPresent(uid -> metadata.put(BackupMetadata.CLUSTER_UID, uid));
+        try (InputStream snapshot = snapshots.open(source.clientUrl(), request.tls(), deadline)) {
+            return store.upload(snapshot, target, metadata, deadline);
+        } catch (IOException e) {
+            throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "closing the snapshot stream failed: "
+                    + e.getMessage(), true, e);
+        }
+    }
+
+    private static void refuse(Optional<BackupPlanner.Refusal> refusal) {
+        if (refusal.isPresent()) {
+            throw refusal.get().failure();
+        }
+    }
+
+    private void inTime(Instant deadline, Duration timeout, String step) {
+        if (clock.instant().isAfter(deadline)) {
+            throw timedOut(timeout, "the time was up after " + step, null);
+        }
+    }
+
+    private static BackupFailure timedOut(Duration timeout, String message, Throwable cause) {
+        return new BackupFailure(BackupFailure.TIMEOUT, "the backup did not finish within " + timeout.toSeconds()
+                + " s (backupPolicy.timeoutInSecond): " + message, true, cause);
     }
 }

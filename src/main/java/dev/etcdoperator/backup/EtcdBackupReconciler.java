@@ -3,19 +3,21 @@ package dev.etcdoperator.backup;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupSchedule;
+import dev.etcdoperator.core.backup.BackupStatusBuilder;
+import dev.etcdoperator.core.backup.BackupTaken;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.BackupSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminFactory;
 import dev.etcdoperator.etcd.EtcdAdminOptions;
+import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,7 +25,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -34,8 +35,8 @@ import org.jboss.logging.Logger;
 @ControllerConfiguration(name = EtcdBackupReconciler.NAME)
 public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     public static final String NAME = "etcdbackup";
-    public static final String CONDITION = "BackupSucceeded";
-    public static final String REASON_TAKEN = "BackupTaken";
+    public static final String CONDITION = BackupStatusBuilder.CONDITION;
+    public static final String REASON_TAKEN = BackupStatusBuilder.REASON_TAKEN;
     public static final String REASON_MISSED = "BackupsMissed";
     public static final String REASON_RETENTION = "RetentionFailed";
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -49,19 +50,19 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private final BackupRequests requests;
     private final BackupRunner runner;
     private final BackupMetrics metrics;
+    private final BackupStatusBuilder statusBuilder;
 
     public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
-            KubernetesClient client, BackupMetrics metrics,
-            @ConfigProperty(name = "etcd-operator.backup.part-size", defaultValue = "8388608") int partSize,
-            @ConfigProperty(name = "etcd-operator.backup.parallel-parts", defaultValue = "2") int parallelParts) {
+            KubernetesClient client, BackupMetrics metrics, BackupStorage storage) {
         this.validity = validity;
         this.events = events;
         this.conditions = conditions;
         this.clock = clock;
         this.requests = new BackupRequests(client);
         this.metrics = metrics;
-        this.runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults())),
-                clock, partSize, parallelParts);
+        this.statusBuilder = new BackupStatusBuilder(conditions);
+        this.runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
+                SnapshotReader.etcd(), storage, clock);
     }
 
     @Override
@@ -120,23 +121,10 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         try {
             BackupRequest request = requests.resolve(backup);
             int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
-            BackupResult result = runner.run(request, periodic, maxBackups, timeout(policy));
+            BackupTaken result = runner.run(request, periodic, maxBackups, timeout(policy),
+                    BackupStatusBuilder.lastBackup(status));
             Instant done = clock.instant();
-            status.setSucceeded(true);
-            status.setReason(null);
-            status.setEtcdRevision(result.revision());
-            status.setEtcdVersion(result.etcdVersion());
-            status.setLastSuccessDate(format(done));
-            status.setLastAttemptDate(format(done));
-            status.setConsecutiveFailures(0);
-            status.setBackupPath(result.path());
-            status.setBackupSize(result.size());
-            status.setBackupSha256(result.sha256());
-            String message = "backup of revision " + result.revision() + " from " + result.member() + " stored at "
-                    + result.path() + " (" + result.size() + " bytes, sha256 " + result.sha256() + ") in "
-                    + result.took().toMillis() + " ms"
-                    + (result.deleted().isEmpty() ? "" : "; retention deleted " + String.join(", ", result.deleted()));
-            setCondition(backup, Conditions.TRUE, REASON_TAKEN, message);
+            String message = statusBuilder.succeeded(status, result, done, backup.getMetadata().getGeneration());
             events.normal(backup, REASON_TAKEN, message);
             if (result.retentionProblem() != null) {
                 events.warning(backup, REASON_RETENTION, result.retentionProblem());
@@ -157,13 +145,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         EtcdBackupStatus status = backup.getStatus();
         Instant done = clock.instant();
         int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
-        status.setSucceeded(false);
-        status.setReason(failure.reason() + ": " + failure.getMessage());
-        status.setLastAttemptDate(format(done));
-        status.setConsecutiveFailures(failures);
         Instant retry = done.plus(BackupSchedule.backoff(failures));
-        String message = failure.getMessage() + "; next attempt at " + format(retry);
-        setCondition(backup, Conditions.FALSE, failure.reason(), message);
+        String message = statusBuilder.failed(status, failure, done, retry, backup.getMetadata().getGeneration());
         events.warning(backup, failure.reason(), message);
         metrics.failed(backup.getMetadata().getNamespace(), backup.getMetadata().getName(), cluster, failure.reason(),
                 Duration.between(started, done));
@@ -174,13 +157,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         return next;
     }
 
-    private void setCondition(EtcdBackup backup, String value, String reason, String message) {
-        conditions.put(backup.getStatus(), CONDITION, value, reason, message, backup.getMetadata().getGeneration());
-    }
-
     private static BackupSchedule.History history(EtcdBackupStatus status) {
-        return new BackupSchedule.History(parse(status.getLastSuccessDate()), parse(status.getLastAttemptDate()),
-                status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures());
+        return BackupStatusBuilder.history(status);
     }
 
     static Duration interval(BackupPolicy policy) {
@@ -199,17 +177,6 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     }
 
     private static String format(Instant t) {
-        return t.truncatedTo(ChronoUnit.MILLIS).toString();
-    }
-
-    private static Instant parse(String t) {
-        if (t == null || t.isBlank()) {
-            return null;
-        }
-        try {
-            return Instant.parse(t);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
+        return BackupStatusBuilder.format(t);
     }
 }

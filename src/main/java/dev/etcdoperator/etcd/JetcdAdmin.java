@@ -106,7 +106,8 @@ public final class JetcdAdmin implements EtcdAdmin {
         }
         return new MemberStatus(clientUrl, r.getHeader().getMemberId(), r.getVersion(), r.getLeader(),
                 r.getRaftIndex(), r.getRaftTerm(), varint(extra, STATUS_RAFT_APPLIED_INDEX), r.getDbSize(),
-                varint(extra, STATUS_DB_SIZE_IN_USE), varint(extra, STATUS_IS_LEARNER) != 0, errors);
+                varint(extra, STATUS_DB_SIZE_IN_USE), varint(extra, STATUS_IS_LEARNER) != 0, errors,
+                r.getHeader().getClusterId());
     }
 
     @Override

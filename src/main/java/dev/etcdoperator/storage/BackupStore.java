@@ -12,6 +12,9 @@ import dev.etcdoperator.core.backup.BackupMetadata;
 import dev.etcdoperator.core.backup.BackupNames;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.SnapshotDigest;
+import dev.etcdoperator.core.backup.StoredBackup;
+import java.io.InputStream;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import java.io.IOException;
@@ -20,24 +23,36 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-/** The reads, lists and deletes around backups: retention, clean-up of interrupted uploads, checks. */
-public final class BackupStore {
+/**
+ * A {@link BackupStorage.Store} on S3: the upload ({@link SnapshotUpload}), and the reads, lists and deletes around
+ * backups (retention, clean-up of interrupted uploads, checks). It owns its client and closes it.
+ */
+public final class BackupStore implements BackupStorage.Store {
     private static final Logger LOG = Logger.getLogger(BackupStore.class);
     private static final Duration CALL_TIME = Duration.ofSeconds(30);
     private static final Duration READ_TIME = Duration.ofMinutes(30);
 
     private final S3Client s3;
+    private final int partSize;
+    private final int parallelParts;
 
+    /** For reads (restore): uploads use the default part size. */
     public BackupStore(S3Client s3) {
-        this.s3 = s3;
+        this(s3, 8 * 1024 * 1024, 2);
     }
 
-    /** Fails with a clear reason when the bucket does not exist or the credentials are refused. */
-    public void checkBucket(String bucket) {
+    public BackupStore(S3Client s3, int partSize, int parallelParts) {
+        this.s3 = s3;
+        this.partSize = partSize;
+        this.parallelParts = parallelParts;
+    }
+
+    @Override
+    public void checkBucket(String bucket, Instant deadline) {
         try {
-            s3.headBucket(b -> b.bucket(bucket).overrideConfiguration(o -> o.apiCallTimeout(CALL_TIME)));
+            s3.headBucket(b -> b.bucket(bucket).overrideConfiguration(within(deadline)));
         } catch (RuntimeException e) {
-            BackupFailure f = S3Errors.translate("bucket " + bucket, e, null, BackupFailure.UPLOAD_FAILED);
+            BackupFailure f = S3Errors.translate("bucket " + bucket, e, deadline, BackupFailure.UPLOAD_FAILED);
             if (f.reason().equals(BackupFailure.S3_OBJECT_NOT_FOUND)) {
                 throw new BackupFailure(BackupFailure.S3_BUCKET_NOT_FOUND, "bucket " + bucket + " does not exist", true, e);
             }
@@ -45,36 +60,53 @@ public final class BackupStore {
         }
     }
 
-    /** The periodic backups under {@code prefix} (bucket and key prefix) that {@code owner} made. */
-    public List<BackupNames.Periodic> periodicBackups(S3Location prefix, String owner) {
-        List<BackupNames.Periodic> mine = new ArrayList<>();
+    @Override
+    public List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline) {
+        List<StoredBackup> found = new ArrayList<>();
         try {
             for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(prefix.bucket()).prefix(prefix.key() + "_v")
-                    .overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME))).contents()) {
-                Optional<BackupNames.Periodic> parsed = BackupNames.parsePeriodic(prefix.key(), o.key());
-                if (parsed.isPresent() && owner.equals(metadata(prefix.withKey(o.key())).get(BackupMetadata.OWNER))) {
-                    mine.add(parsed.get());
+                    .overrideConfiguration(within(deadline))).contents()) {
+                if (BackupNames.parsePeriodic(prefix.key(), o.key()).isPresent()) {
+                    found.add(StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline)));
                 }
             }
-            return mine;
+            return found;
         } catch (RuntimeException e) {
-            throw S3Errors.translate("list " + prefix + "_v*", e, null, BackupFailure.UPLOAD_FAILED);
+            throw S3Errors.translate("list " + prefix + "_v*", e, deadline, BackupFailure.UPLOAD_FAILED);
         }
     }
 
-    public Map<String, String> metadata(S3Location location) {
+    @Override
+    public Optional<StoredBackup> find(S3Location location, Instant deadline) {
         try {
-            return s3.headObject(b -> b.bucket(location.bucket()).key(location.key())
-                    .overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME))).metadata();
-        } catch (RuntimeException e) {
-            throw S3Errors.translate("read " + location, e, null, BackupFailure.UPLOAD_FAILED);
+            return Optional.of(StoredBackup.of(location.key(), metadata(location, deadline)));
+        } catch (BackupFailure e) {
+            if (e.reason().equals(BackupFailure.S3_OBJECT_NOT_FOUND)) {
+                return Optional.empty();
+            }
+            throw e;
         }
+    }
+
+    private Map<String, String> metadata(S3Location location, Instant deadline) {
+        try {
+            return lowerCaseKeys(s3.headObject(b -> b.bucket(location.bucket()).key(location.key())
+                    .overrideConfiguration(within(deadline))).metadata());
+        } catch (RuntimeException e) {
+            throw S3Errors.translate("read " + location, e, deadline, BackupFailure.UPLOAD_FAILED);
+        }
+    }
+
+    @Override
+    public Uploaded upload(InputStream snapshot, S3Location target, Map<String, String> metadata, Instant deadline) {
+        return new SnapshotUpload(s3, partSize, parallelParts).upload(snapshot, target, metadata, deadline);
     }
 
     /**
      * Reads the whole object and checks it: the SHA-256 recorded at backup time (when there is one) and etcd's own
      * hash trailer, which any etcd snapshot carries. Nothing is kept: the bytes stream through the digest.
      */
+    @Override
     public VerifiedBackup verify(S3Location location) {
         Map<String, String> metadata;
         SnapshotDigest digest = new SnapshotDigest();
@@ -120,42 +152,58 @@ public final class BackupStore {
         }
     }
 
-    public void delete(S3Location location) {
+    @Override
+    public void delete(S3Location location, Instant deadline) {
         try {
             s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key())
-                    .overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME)));
+                    .overrideConfiguration(within(deadline)));
         } catch (RuntimeException e) {
-            throw S3Errors.translate("delete " + location, e, null, BackupFailure.UPLOAD_FAILED);
+            throw S3Errors.translate("delete " + location, e, deadline, BackupFailure.UPLOAD_FAILED);
         }
     }
 
-    /**
-     * Aborts multipart uploads and deletes partial objects under {@code keyPrefix} that an earlier, interrupted
-     * backup left (started before {@code startedBefore}). Best effort: problems are logged.
-     *
-     * @return how many were cleaned up
-     */
-    public int cleanUpInterrupted(S3Location keyPrefix, Instant startedBefore) {
+    @Override
+    public int cleanUpInterrupted(S3Location target, boolean periodic, String owner, Instant startedBefore,
+            Instant deadline) {
         int cleaned = 0;
+        String listPrefix = periodic ? target.key() + "_v" : target.key() + ".partial-";
         try {
-            for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(keyPrefix.bucket())
-                    .prefix(keyPrefix.key()).overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME))).uploads()) {
-                if (BackupNames.isPartial(u.key()) && u.initiated() != null && u.initiated().isBefore(startedBefore)) {
-                    s3.abortMultipartUpload(b -> b.bucket(keyPrefix.bucket()).key(u.key()).uploadId(u.uploadId())
-                            .overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME)));
+            for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
+                    .prefix(listPrefix).overrideConfiguration(within(deadline))).uploads()) {
+                if (BackupNames.isOwnPartial(u.key(), target.key(), periodic, owner) && u.initiated() != null
+                        && u.initiated().isBefore(startedBefore)) {
+                    s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
+                            .overrideConfiguration(within(deadline)));
                     cleaned++;
                 }
             }
-            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(keyPrefix.bucket()).prefix(keyPrefix.key())
-                    .overrideConfiguration(c -> c.apiCallTimeout(CALL_TIME))).contents()) {
-                if (BackupNames.isPartial(o.key()) && o.lastModified() != null && o.lastModified().isBefore(startedBefore)) {
-                    delete(keyPrefix.withKey(o.key()));
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(listPrefix)
+                    .overrideConfiguration(within(deadline))).contents()) {
+                if (BackupNames.isOwnPartial(o.key(), target.key(), periodic, owner) && o.lastModified() != null
+                        && o.lastModified().isBefore(startedBefore)
+                        && owner.equals(metadata(target.withKey(o.key()), deadline).get(BackupMetadata.OWNER))) {
+                    delete(target.withKey(o.key()), deadline);
                     cleaned++;
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warnf("could not clean up interrupted uploads under %s: %s", keyPrefix, e.getMessage());
+            LOG.warnf("could not clean up interrupted uploads of %s: %s", target, e.getMessage());
         }
         return cleaned;
+    }
+
+    @Override
+    public void close() {
+        s3.close();
+    }
+
+    /** Each call gets the rest of the backup's time, at most {@link #CALL_TIME}. */
+    private static java.util.function.Consumer<AwsRequestOverrideConfiguration.Builder> within(Instant deadline) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        if (left.isNegative() || left.isZero()) {
+            throw new BackupFailure(BackupFailure.TIMEOUT, "the backup ran out of time", true);
+        }
+        Duration limit = left.compareTo(CALL_TIME) < 0 ? left : CALL_TIME;
+        return o -> o.apiCallTimeout(limit);
     }
 }

@@ -35,6 +35,7 @@ import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
@@ -53,7 +54,11 @@ public final class SnapshotUpload {
     /** Largest object a single CopyObject may copy. */
     static final long MAX_SINGLE_COPY = 5L * 1024 * 1024 * 1024;
     static final long COPY_PART = 1024L * 1024 * 1024;
-    private static final Duration CLEAN_UP_TIME = Duration.ofSeconds(15);
+    /**
+     * Cleaning up after a failure may run this long past the backup's deadline (a timeout is itself a failure to
+     * clean up after); what it leaves, the next attempt's clean-up takes.
+     */
+    static final Duration CLEAN_UP_GRACE = Duration.ofSeconds(2);
 
     private final S3Client s3;
     private final int partSize;
@@ -78,7 +83,11 @@ public final class SnapshotUpload {
      * @param deadline when the whole upload must be done
      */
     public Uploaded upload(InputStream source, S3Location target, Map<String, String> metadata, Instant deadline) {
-        String partialKey = BackupNames.partialKey(target.key(), UUID.randomUUID().toString().substring(0, 8));
+        String owner = metadata.get(BackupMetadata.OWNER);
+        if (owner == null) {
+            throw new IllegalArgumentException("a backup upload needs its owner (" + BackupMetadata.OWNER + ")");
+        }
+        String partialKey = BackupNames.partialKey(target.key(), owner, UUID.randomUUID().toString().substring(0, 8));
         S3Location partial = target.withKey(partialKey);
         String uploadId = null;
         boolean completed = false;
@@ -91,6 +100,7 @@ public final class SnapshotUpload {
             uploadId = s3.createMultipartUpload(b -> b.bucket(partial.bucket()).key(partial.key())
                     .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
                     .contentType("application/octet-stream")
+                    .metadata(Map.of(BackupMetadata.OWNER, owner))
                     .overrideConfiguration(within(deadline))).uploadId();
             String id = uploadId;
             SnapshotDigest digest = new SnapshotDigest();
@@ -111,29 +121,65 @@ public final class SnapshotUpload {
             long size = digest.size();
             String sha256 = digest.sha256Hex();
             checkSize(head(partial, deadline), size, partial);
+            // everything that can be verified is verified before the key is touched; the key is replaced only by
+            // this owner, and only by a copy of a verified upload (a copy replaces an object whole, or not at all)
+            refuseOthers(target, owner, deadline);
             Map<String, String> finalMetadata = new HashMap<>(metadata);
             finalMetadata.put(BackupMetadata.SHA256, sha256);
             finalMetadata.put(BackupMetadata.SIZE, Long.toString(size));
             copy(partial, target, size, finalMetadata, deadline);
-            HeadObjectResponse stored = head(target, deadline);
-            try {
-                checkSize(stored, size, target);
-                if (!sha256.equals(stored.metadata().get(BackupMetadata.SHA256))) {
-                    throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the object " + target
-                            + " does not carry the checksum it was written with", true);
-                }
-            } catch (BackupFailure e) {
-                deleteQuietly(target);
-                throw e;
-            }
-            deleteQuietly(partial);
+            checkCopy(target, size, sha256, owner, deadline);
+            deleteQuietly(partial, deadline);
             return new Uploaded(target.bucket(), target.key(), size, sha256);
         } catch (RuntimeException e) {
             BackupFailure failure = S3Errors.translate("upload to " + target, e, deadline, BackupFailure.UPLOAD_FAILED);
-            cleanUp(partial, uploadId, completed);
+            cleanUp(partial, uploadId, completed, deadline);
             throw failure;
         } finally {
             uploaders.shutdownNow();
+        }
+    }
+
+    /** Fails when the key holds an object that another owner (or no EtcdBackup) wrote: it is never replaced. */
+    private void refuseOthers(S3Location target, String owner, Instant deadline) {
+        HeadObjectResponse existing;
+        try {
+            existing = head(target, deadline);
+        } catch (NoSuchKeyException e) {
+            return;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return;
+            }
+            throw e;
+        }
+        String writer = existing.metadata().get(BackupMetadata.OWNER);
+        if (!owner.equals(writer)) {
+            throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " holds an object "
+                    + (writer == null ? "that no EtcdBackup wrote" : "written by EtcdBackup " + writer)
+                    + "; it is left as it is. Two EtcdBackups must not write one key: give this one its own s3.path", true);
+        }
+    }
+
+    /**
+     * Checks the object at the key after the copy. One that does not carry this upload's checksum is not this
+     * upload's (another writer replaced it in the meantime): it is left alone. Only an object that is provably this
+     * upload's, and wrong, is removed.
+     */
+    private void checkCopy(S3Location target, long size, String sha256, String owner, Instant deadline) {
+        HeadObjectResponse stored = head(target, deadline);
+        if (!sha256.equals(stored.metadata().get(BackupMetadata.SHA256))
+                || !owner.equals(stored.metadata().get(BackupMetadata.OWNER))) {
+            String writer = stored.metadata().get(BackupMetadata.OWNER);
+            throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " was replaced by another writer ("
+                    + (writer == null ? "not an EtcdBackup" : "EtcdBackup " + writer) + ") while this backup was"
+                    + " copied there; it is left as it is. Two EtcdBackups must not write one key", true);
+        }
+        try {
+            checkSize(stored, size, target);
+        } catch (BackupFailure e) {
+            deleteQuietly(target, deadline);
+            throw e;
         }
     }
 
@@ -270,7 +316,7 @@ public final class SnapshotUpload {
             s3.completeMultipartUpload(b -> b.bucket(to.bucket()).key(to.key()).uploadId(id)
                     .multipartUpload(m -> m.parts(parts)).overrideConfiguration(within(deadline)));
         } catch (RuntimeException e) {
-            abortQuietly(to, id);
+            abortQuietly(to, id, deadline);
             throw e;
         }
     }
@@ -286,29 +332,29 @@ public final class SnapshotUpload {
         }
     }
 
-    private void cleanUp(S3Location partial, String uploadId, boolean completed) {
+    private void cleanUp(S3Location partial, String uploadId, boolean completed, Instant deadline) {
         if (uploadId != null && !completed) {
-            abortQuietly(partial, uploadId);
+            abortQuietly(partial, uploadId, deadline);
         }
         if (completed) {
-            deleteQuietly(partial);
+            deleteQuietly(partial, deadline);
         }
     }
 
-    private void abortQuietly(S3Location location, String uploadId) {
+    private void abortQuietly(S3Location location, String uploadId, Instant deadline) {
         try {
             s3.abortMultipartUpload(b -> b.bucket(location.bucket()).key(location.key()).uploadId(uploadId)
-                    .overrideConfiguration(o -> o.apiCallTimeout(CLEAN_UP_TIME)));
+                    .overrideConfiguration(o -> o.apiCallTimeout(cleanUpTime(deadline))));
         } catch (RuntimeException e) {
             LOG.warnf("could not abort the multipart upload %s of %s (the store's lifecycle rules must clean it up): %s",
                     uploadId, location, e.getMessage());
         }
     }
 
-    private void deleteQuietly(S3Location location) {
+    private void deleteQuietly(S3Location location, Instant deadline) {
         try {
             s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key())
-                    .overrideConfiguration(o -> o.apiCallTimeout(CLEAN_UP_TIME)));
+                    .overrideConfiguration(o -> o.apiCallTimeout(cleanUpTime(deadline))));
         } catch (RuntimeException e) {
             LOG.warnf("could not delete %s: %s", location, e.getMessage());
         }
@@ -346,6 +392,12 @@ public final class SnapshotUpload {
             LOG.infof("the completion of %s was answered late; the object is there with all %d bytes", partial, size);
             return null;
         }
+    }
+
+    /** The rest of the backup's time, or the short grace when it is up. */
+    static Duration cleanUpTime(Instant deadline) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        return left.compareTo(CLEAN_UP_GRACE) < 0 ? CLEAN_UP_GRACE : left;
     }
 
     static java.util.function.Consumer<AwsRequestOverrideConfiguration.Builder> within(Instant deadline) {

@@ -15,6 +15,7 @@ import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.sandbox.admission.CrdAdmissionControl;
 import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
 import dev.etcdoperator.sandbox.support.Etcdctl;
@@ -98,6 +99,7 @@ class EtcdBackupIT {
 
         assertThat(status.getBackupPath()).isEqualTo(BUCKET + "/once/snapshot.db");
         assertThat(status.getEtcdVersion()).isEqualTo("3.4.23");
+        assertThat(status.getEtcdClusterID()).matches("[0-9a-f]+");
         assertThat(status.getLastSuccessDate()).isNotBlank();
         Path file = download("once/snapshot.db", dir);
         assertThat(Files.size(file)).isEqualTo(status.getBackupSize());
@@ -105,7 +107,8 @@ class EtcdBackupIT {
         assertThat(s3.headObject(b -> b.bucket(BUCKET).key("once/snapshot.db")).metadata())
                 .containsEntry("etcd-backup-sha256", status.getBackupSha256())
                 .containsEntry("etcd-revision", Long.toString(status.getEtcdRevision()))
-                .containsEntry("etcd-version", "3.4.23");
+                .containsEntry("etcd-version", "3.4.23")
+                .containsEntry("etcd-cluster-id", status.getEtcdClusterID());
         try (RestoredEtcd restored = RestoredEtcd.restore(file, dir.resolve("restore"))) {
             assertThat(restored.keys("k-", status.getEtcdRevision())).isEqualTo(written);
             assertThat(restored.keys("after-backup", 0)).isEmpty();
@@ -126,6 +129,24 @@ class EtcdBackupIT {
             assertThat(restored.keys("k-", 0)).isEqualTo(written);
         }
         assertThat(status.getBackupSha256()).hasSize(64);
+        assertThat(status.getClusterUID()).isEqualTo(client().resources(EtcdCluster.class).inNamespace(NS)
+                .withName(CLUSTER).get().getMetadata().getUid());
+    }
+
+    @Test
+    @Order(4)
+    void aSecondEtcdBackupWritingTheSameKeyIsRefusedAndTheFirstBackupStays() {
+        EtcdBackupStatus first = status("once");
+        apply("same-key", """
+                etcdEndpoints: ["http://%s-client:2379"]
+                s3: {path: %s/once/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        assertThat(awaitFailure("same-key", "S3PathInUse").getReason()).contains("default/once");
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("once/snapshot.db")).metadata())
+                .containsEntry("etcd-backup-sha256", first.getBackupSha256())
+                .containsEntry("etcd-backup-owner", NS + "/once");
+        assertThat(objects("once/")).extracting(S3Object::key).containsExactly("once/snapshot.db");
+        client().resources(EtcdBackup.class).inNamespace(NS).withName("same-key").delete();
     }
 
     @Test

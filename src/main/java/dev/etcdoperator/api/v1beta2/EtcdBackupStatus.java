@@ -18,6 +18,16 @@ public class EtcdBackupStatus implements ConditionedStatus {
 
     private Long etcdRevision;
 
+    @JsonPropertyDescription("etcd's cluster ID (hex) of the cluster the last successful backup came from; a backup"
+            + " of another cluster is refused (ClusterChanged).")
+    @JsonProperty("etcdClusterID")
+    private String etcdClusterID;
+
+    @JsonPropertyDescription("metadata.uid of the EtcdCluster (spec.etcdCluster) the last successful backup came"
+            + " from; a backup of a re-created cluster is refused (ClusterChanged).")
+    @JsonProperty("clusterUID")
+    private String clusterUID;
+
     @JsonPropertyDescription("RFC 3339 time of the last successful backup.")
     private String lastSuccessDate;
 
@@ -74,6 +84,26 @@ public class EtcdBackupStatus implements ConditionedStatus {
 
     public void setEtcdRevision(Long etcdRevision) {
         this.etcdRevision = etcdRevision;
+    }
+
+    @JsonProperty("etcdClusterID")
+    public String getEtcdClusterID() {
+        return etcdClusterID;
+    }
+
+    @JsonProperty("etcdClusterID")
+    public void setEtcdClusterID(String etcdClusterID) {
+        this.etcdClusterID = etcdClusterID;
+    }
+
+    @JsonProperty("clusterUID")
+    public String getClusterUID() {
+        return clusterUID;
+    }
+
+    @JsonProperty("clusterUID")
+    public void setClusterUID(String clusterUID) {
+        this.clusterUID = clusterUID;
     }
 
     public String getLastSuccessDate() {

@@ -20,6 +20,12 @@ public class BackupFailure extends RuntimeException {
     public static final String UPLOAD_FAILED = "UploadFailed";
     public static final String VERIFICATION_FAILED = "VerificationFailed";
     public static final String TIMEOUT = "BackupTimeout";
+    /** The source's revision is lower than the last backup's: the cluster lost data, or it is another cluster. */
+    public static final String REVISION_WENT_BACK = "RevisionWentBack";
+    /** The cluster is not the one the last backup came from (its etcd cluster ID or its EtcdCluster uid changed). */
+    public static final String CLUSTER_CHANGED = "ClusterChanged";
+    /** The key (or periodic prefix) holds what another EtcdBackup, or someone else, wrote there. */
+    public static final String PATH_IN_USE = "S3PathInUse";
 
     private final String reason;
     private final boolean retryable;

@@ -1,22 +1,27 @@
 package dev.etcdoperator.core.backup;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Object names. A periodic backup is stored at {@code <prefix>_v<revision>_<yyyy-MM-dd-HH:mm:ss>} (UTC), as the
- * CoreOS operator named them; an upload in progress goes to {@code <key>.partial-<id>}, a name no backup has, and
- * becomes the backup only once it is complete and verified.
+ * CoreOS operator named them; an upload in progress goes to {@code <key>.partial-<owner token>-<id>}, a name no
+ * backup has, and becomes the backup only once it is complete and verified.
  */
 public final class BackupNames {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd-HH:mm:ss");
     private static final String PARTIAL = ".partial-";
+    private static final Pattern PARTIAL_NAME = Pattern.compile("(.+)\\.partial-([0-9a-f]{12})-([0-9a-f]{8})");
 
     private BackupNames() {
     }
@@ -48,12 +53,42 @@ public final class BackupNames {
         }
     }
 
-    /** Where an upload to {@code key} is written until it is verified. */
-    public static String partialKey(String key, String uploadId) {
-        return key + PARTIAL + uploadId;
+    /**
+     * Where an upload to {@code key} is written until it is verified: {@code <key>.partial-<owner token>-<id>}, a
+     * name no backup has, which says whose upload it is ({@link #ownerToken(String)}).
+     */
+    public static String partialKey(String key, String owner, String uploadId) {
+        return key + PARTIAL + ownerToken(owner) + "-" + uploadId;
+    }
+
+    /**
+     * A short, stable token for an owner ({@code <namespace>/<name>} of an EtcdBackup), put in the names of its
+     * partial uploads: a multipart upload carries no metadata a listing shows, so its name must say whose it is.
+     */
+    public static String ownerToken(String owner) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(owner.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /**
+     * Whether {@code key} is a partial upload that {@code owner} made for exactly the backup at {@code target}
+     * (one-shot) or for a periodic backup under exactly the prefix {@code target} (periodic). Nothing else is: not
+     * another owner's upload, not one for a longer key or prefix that starts the same, not a user's object.
+     */
+    public static boolean isOwnPartial(String key, String target, boolean periodic, String owner) {
+        Matcher m = PARTIAL_NAME.matcher(key);
+        if (!m.matches() || !m.group(2).equals(ownerToken(owner))) {
+            return false;
+        }
+        String backupKey = m.group(1);
+        return periodic ? parsePeriodic(target, backupKey).isPresent() : backupKey.equals(target);
     }
 
     public static boolean isPartial(String key) {
-        return key.contains(PARTIAL);
+        return PARTIAL_NAME.matcher(key).matches();
     }
 }

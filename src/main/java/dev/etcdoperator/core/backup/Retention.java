@@ -2,11 +2,18 @@ package dev.etcdoperator.core.backup;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
-/** Which periodic backups go when only the newest {@code maxBackups} are kept. */
+/**
+ * Which periodic backups go when only the newest {@code maxBackups} are kept. Whatever the count, the newest backup
+ * of the highest revision stays: backups of an emptied or replaced cluster (lower revisions) can never push out the
+ * last backup that held the most data.
+ */
 public final class Retention {
     private static final Comparator<BackupNames.Periodic> NEWEST_FIRST = Comparator
             .comparing(BackupNames.Periodic::time).thenComparingLong(BackupNames.Periodic::revision).reversed();
+    private static final Comparator<BackupNames.Periodic> HIGHEST_REVISION_FIRST = Comparator
+            .comparingLong(BackupNames.Periodic::revision).reversed().thenComparing(NEWEST_FIRST);
 
     private Retention() {
     }
@@ -14,12 +21,20 @@ public final class Retention {
     /**
      * @param mine       the backups this EtcdBackup made under its prefix (nothing else may be passed in)
      * @param maxBackups how many to keep; 0 or less keeps all
-     * @return the ones to delete, oldest last
+     * @return the ones to delete, oldest last; never the newest backup of the highest revision
      */
     public static List<BackupNames.Periodic> toDelete(List<BackupNames.Periodic> mine, int maxBackups) {
         if (maxBackups <= 0 || mine.size() <= maxBackups) {
             return List.of();
         }
-        return mine.stream().sorted(NEWEST_FIRST).skip(maxBackups).toList();
+        Optional<BackupNames.Periodic> highest = protectedBackup(mine);
+        return mine.stream().sorted(NEWEST_FIRST).skip(maxBackups)
+                .filter(b -> highest.map(h -> !h.equals(b)).orElse(true))
+                .toList();
+    }
+
+    /** The backup retention never deletes: the newest of those with the highest revision. */
+    public static Optional<BackupNames.Periodic> protectedBackup(List<BackupNames.Periodic> mine) {
+        return mine.stream().min(HIGHEST_REVISION_FIRST);
     }
 }

@@ -32,11 +32,44 @@ class BackupNamesTest {
     }
 
     @Test
-    void partial_keys_are_recognised() {
-        String partial = BackupNames.partialKey("a/b.db", "x1");
-        assertThat(partial).isEqualTo("a/b.db.partial-x1");
+    void partial_keys_say_whose_upload_they_are() {
+        String partial = BackupNames.partialKey("a/b.db", "ns/one", "0123abcd");
+        assertThat(partial).isEqualTo("a/b.db.partial-" + BackupNames.ownerToken("ns/one") + "-0123abcd");
         assertThat(BackupNames.isPartial(partial)).isTrue();
         assertThat(BackupNames.isPartial("a/b.db")).isFalse();
+        assertThat(BackupNames.ownerToken("ns/one")).hasSize(12).isNotEqualTo(BackupNames.ownerToken("ns/two"));
+        assertThat(BackupNames.isOwnPartial(partial, "a/b.db", false, "ns/one")).isTrue();
+    }
+
+    @Test
+    void only_exactly_this_owners_partial_uploads_for_exactly_this_key_are_its_own() {
+        String token = BackupNames.ownerToken("ns/one");
+        for (String key : List.of(
+                BackupNames.partialKey("a/b.db", "ns/two", "0123abcd"),        // another EtcdBackup's upload
+                BackupNames.partialKey("a/b.db.old", "ns/one", "0123abcd"),    // a longer key that starts the same
+                BackupNames.partialKey("a/b", "ns/one", "0123abcd"),           // a shorter key
+                "a/b.db.partial-0123abcd",                                     // an older operator's name: no owner
+                "a/b.db.partial-" + token,                                     // no upload id
+                "a/b.db.partial-" + token + "-0123abcd.x",                     // a user's object
+                "a/b.db.partial-" + token + "-0123ABCD",
+                "a/b.db")) {
+            assertThat(BackupNames.isOwnPartial(key, "a/b.db", false, "ns/one")).as(key).isFalse();
+        }
+    }
+
+    @Test
+    void a_periodic_backups_own_partial_uploads_are_those_of_its_exact_prefix() {
+        String name = BackupNames.periodicKey("p/x", 12, Instant.parse("2026-11-30T08:09:10Z"));
+        assertThat(BackupNames.isOwnPartial(BackupNames.partialKey(name, "ns/one", "0123abcd"), "p/x", true, "ns/one")).isTrue();
+        String longerPrefix = BackupNames.periodicKey("p/x-2", 12, Instant.parse("2026-11-30T08:09:10Z"));
+        for (String key : List.of(
+                BackupNames.partialKey(name, "ns/two", "0123abcd"),
+                BackupNames.partialKey(longerPrefix, "ns/one", "0123abcd"),
+                BackupNames.partialKey("p/x_v12_not-a-time", "ns/one", "0123abcd"),
+                BackupNames.partialKey("p/x", "ns/one", "0123abcd"),
+                name)) {
+            assertThat(BackupNames.isOwnPartial(key, "p/x", true, "ns/one")).as(key).isFalse();
+        }
     }
 
     @Test

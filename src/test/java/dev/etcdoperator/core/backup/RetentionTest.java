@@ -35,6 +35,33 @@ class RetentionTest {
     }
 
     @Test
+    void the_newest_backup_of_the_highest_revision_is_never_deleted() {
+        // an emptied cluster keeps being backed up at low revisions: the last good backup stays, whatever the count
+        List<BackupNames.Periodic> all = List.of(at(1, 900), at(2, 1000), at(3, 1000), at(4, 3), at(5, 4), at(6, 5));
+        for (int max = 1; max <= 5; max++) {
+            assertThat(Retention.toDelete(all, max)).as("maxBackups %d", max).doesNotContain(at(3, 1000));
+        }
+        assertThat(Retention.toDelete(all, 2)).containsExactly(at(4, 3), at(2, 1000), at(1, 900));
+        assertThat(Retention.protectedBackup(all)).contains(at(3, 1000));
+    }
+
+    @Test
+    void the_protected_backup_never_costs_a_newer_one_its_place() {
+        // every count of low-revision backups after a good one: the newest maxBackups stay, and the good one too
+        for (int low = 0; low <= 6; low++) {
+            List<BackupNames.Periodic> all = new java.util.ArrayList<>(List.of(at(0, 500), at(1, 1000)));
+            for (int i = 0; i < low; i++) {
+                all.add(at(2 + i, 10 + i));
+            }
+            List<BackupNames.Periodic> deleted = Retention.toDelete(all, 3);
+            List<BackupNames.Periodic> kept = all.stream().filter(b -> !deleted.contains(b)).toList();
+            assertThat(kept).as("%d low backups", low).contains(at(1, 1000));
+            assertThat(kept).containsAll(all.stream().sorted((a, b) -> b.time().compareTo(a.time())).limit(3).toList());
+            assertThat(kept.size()).isLessThanOrEqualTo(4);
+        }
+    }
+
+    @Test
     void best_source_has_the_newest_revision_and_prefers_a_voter() {
         var a = new SourceChoice.Candidate("http://a:2379", 1, 10, "3.4.23", false);
         var b = new SourceChoice.Candidate("http://b:2379", 2, 12, "3.4.23", true);

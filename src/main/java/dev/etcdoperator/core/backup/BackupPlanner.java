@@ -1,0 +1,138 @@
+package dev.etcdoperator.core.backup;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The decisions of one backup, made on what was observed before anything is written. A backup never trades good
+ * data for bad:
+ * <ul>
+ * <li>the source must be the cluster the last backup came from: the same etcd cluster ID and, when the backup names
+ * an EtcdCluster, the same uid ({@link BackupFailure#CLUSTER_CHANGED}); and its revision may not be lower than the
+ * last backup's ({@link BackupFailure#REVISION_WENT_BACK}). A refused backup is not stored, so it never counts
+ * toward {@code maxBackups};</li>
+ * <li>a key, or a periodic prefix, belongs to one EtcdBackup: an object there that another EtcdBackup (or anyone
+ * else) wrote is never replaced ({@link BackupFailure#PATH_IN_USE});</li>
+ * <li>a one-shot backup replaces its own earlier object at the key only with one of the same cluster, no older;</li>
+ * <li>retention deletes only this EtcdBackup's periodic backups, and never the newest of the highest revision.</li>
+ * </ul>
+ */
+public final class BackupPlanner {
+
+    private BackupPlanner() {
+    }
+
+    /**
+     * What the EtcdBackup's status remembers of its last successful backup.
+     *
+     * @param revision      null before the first one
+     * @param etcdClusterId hex, null when unknown (e.g. recorded by an older operator)
+     * @param clusterUid    the EtcdCluster's uid, null when the backup names endpoints or it is unknown
+     */
+    public record LastBackup(Long revision, String etcdClusterId, String clusterUid) {
+        public static LastBackup none() {
+            return new LastBackup(null, null, null);
+        }
+
+        boolean isNone() {
+            return revision == null && etcdClusterId == null && clusterUid == null;
+        }
+    }
+
+    /** Why nothing is written. */
+    public record Refusal(String reason, String message) {
+        public BackupFailure failure() {
+            return new BackupFailure(reason, message, true);
+        }
+    }
+
+    /**
+     * Checks the chosen source against the last backup.
+     *
+     * @param answered   every member that answered (they must all be of one etcd cluster)
+     * @param clusterUid the uid of the EtcdCluster the backup names now, or null
+     */
+    public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
+            SourceChoice.Candidate source, String clusterUid) {
+        List<String> ids = answered.stream().map(SourceChoice.Candidate::clusterIdHex).filter(Objects::nonNull)
+                .distinct().sorted().toList();
+        if (ids.size() > 1) {
+            return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "the endpoints reach members of "
+                    + ids.size() + " different etcd clusters (cluster IDs " + String.join(", ", ids)
+                    + "): list the members of one cluster only"));
+        }
+        if (last.clusterUid() != null && clusterUid != null && !last.clusterUid().equals(clusterUid)) {
+            return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "the EtcdCluster is not the one backed up"
+                    + " last (its uid is " + clusterUid + ", the last backup's was " + last.clusterUid()
+                    + "): it was deleted and created again; the earlier backups are kept. To back up the new cluster,"
+                    + " create a new EtcdBackup (or re-create this one) with its own s3.path"));
+        }
+        String id = source.clusterIdHex();
+        if (last.etcdClusterId() != null && id != null && !last.etcdClusterId().equalsIgnoreCase(id)) {
+            return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "member " + source.clientUrl()
+                    + " belongs to etcd cluster " + id + ", the last backup came from etcd cluster "
+                    + last.etcdClusterId() + ": it is another cluster (or one restored or re-created); the earlier"
+                    + " backups are kept. To back up this cluster, create a new EtcdBackup (or re-create this one)"
+                    + " with its own s3.path"));
+        }
+        if (last.revision() != null && source.revision() < last.revision()) {
+            return Optional.of(new Refusal(BackupFailure.REVISION_WENT_BACK, "the newest revision any member has is "
+                    + source.revision() + " (" + source.clientUrl() + "), lower than the last backup's "
+                    + last.revision() + ": the cluster lost data or was replaced; the earlier backups are kept."
+                    + " To back it up as it is now, create a new EtcdBackup (or re-create this one) with its own"
+                    + " s3.path"));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Checks the object already at a one-shot backup's key, if any, before it is replaced.
+     *
+     * @param existing the object at the key, or null when there is none
+     */
+    public static Optional<Refusal> checkOneShotKey(StoredBackup existing, String owner, SourceChoice.Candidate source,
+            String location) {
+        if (existing == null) {
+            return Optional.empty();
+        }
+        if (!owner.equals(existing.owner())) {
+            return Optional.of(inUse(location, existing));
+        }
+        LastBackup before = new LastBackup(existing.revision(), existing.clusterId(), null);
+        return checkSource(before, List.of(source), source, null).map(r -> new Refusal(r.reason(),
+                location + " holds an earlier backup that would be replaced: " + r.message()));
+    }
+
+    /** A periodic prefix belongs to one EtcdBackup: refuses when it holds periodic backups another one wrote. */
+    public static Optional<Refusal> checkPrefix(List<StoredBackup> underPrefix, String owner, String location) {
+        List<StoredBackup> others = underPrefix.stream().filter(b -> !owner.equals(b.owner())).toList();
+        if (others.isEmpty()) {
+            return Optional.empty();
+        }
+        String owners = others.stream().map(b -> b.owner() == null ? "no EtcdBackup" : b.owner()).distinct().sorted()
+                .collect(Collectors.joining(", "));
+        return Optional.of(new Refusal(BackupFailure.PATH_IN_USE, "the prefix " + location + " holds "
+                + others.size() + " periodic backup(s) written by " + owners + " (e.g. " + others.get(0).key()
+                + "): two EtcdBackups must not share a path; give this one its own s3.path"));
+    }
+
+    /**
+     * The periodic backups under the prefix that retention deletes (see {@link Retention}); only this owner's,
+     * read from their names.
+     */
+    public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
+            int maxBackups) {
+        List<BackupNames.Periodic> mine = underPrefix.stream().filter(b -> owner.equals(b.owner()))
+                .flatMap(b -> BackupNames.parsePeriodic(prefix, b.key()).stream()).toList();
+        return Retention.toDelete(mine, maxBackups);
+    }
+
+    static Refusal inUse(String location, StoredBackup existing) {
+        return new Refusal(BackupFailure.PATH_IN_USE, location + " already holds an object "
+                + (existing.owner() == null ? "that no EtcdBackup wrote" : "written by EtcdBackup " + existing.owner())
+                + "; it is left as it is. Two EtcdBackups must not write one key: give this one its own s3.path"
+                + " (or remove that object)");
+    }
+}

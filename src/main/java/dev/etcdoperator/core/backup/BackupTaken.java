@@ -1,0 +1,27 @@
+package dev.etcdoperator.core.backup;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A verified backup.
+ *
+ * @param member           the client URL of the member it came from
+ * @param etcdClusterId    etcd's cluster ID (hex) of that member, or null when unknown
+ * @param clusterUid       the uid of the EtcdCluster the backup names, or null
+ * @param deleted          {@code <bucket>/<key>} of the backups retention removed afterwards
+ * @param retentionProblem why retention could not be applied, or null
+ */
+public record BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
+        String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem) {
+
+    public BackupTaken {
+        deleted = List.copyOf(deleted);
+    }
+
+    public String describe() {
+        return "backup of revision " + revision + " from " + member + " stored at " + path + " (" + size
+                + " bytes, sha256 " + sha256 + ") in " + took.toMillis() + " ms"
+                + (deleted.isEmpty() ? "" : "; retention deleted " + String.join(", ", deleted));
+    }
+}

@@ -1,0 +1,61 @@
+package dev.etcdoperator.storage;
+
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.backup.StoredBackup;
+
+/**
+ * The one way into backup storage: {@link #open(S3Settings)} gives a {@link Store} that owns its client until it
+ * is closed. The controllers hold a {@code BackupStorage}; tests give them one in memory. Every call of a store is
+ * bounded by the deadline it is given and fails with a {@link BackupFailure} (reason
+ * {@link BackupFailure#TIMEOUT} once the deadline has passed).
+ */
+public interface BackupStorage {
+
+    Store open(S3Settings settings);
+
+    /** The calls around backups on one store. */
+    interface Store extends AutoCloseable {
+
+        /** Fails with a clear reason when the bucket does not exist or the credentials are refused. */
+        void checkBucket(String bucket, Instant deadline);
+
+        /**
+         * Removes what this owner's interrupted uploads left for exactly {@code target} (a one-shot backup's key) or
+         * for the periodic backups under exactly the prefix {@code target}: multipart uploads and partial objects
+         * whose names say they are this owner's, started before {@code startedBefore}; a partial object must also
+         * carry this owner in its metadata. Nothing else is touched. Best effort: problems are logged.
+         *
+         * @return how many were removed
+         */
+        int cleanUpInterrupted(S3Location target, boolean periodic, String owner, Instant startedBefore, Instant deadline);
+
+        /** The object at {@code location} and what its metadata says, or empty when there is none. */
+        Optional<StoredBackup> find(S3Location location, Instant deadline);
+
+        /** Every periodic backup under exactly the prefix {@code prefix}, whoever wrote it. */
+        List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline);
+
+        /**
+         * Streams a snapshot to a partial object, verifies it, then puts it at {@code target}, which it never
+         * takes from another owner ({@link BackupFailure#PATH_IN_USE}).
+         *
+         * @param metadata revision, version, source, owner and cluster ({@code BackupMetadata}); the owner is required
+         */
+        Uploaded upload(InputStream snapshot, S3Location target, Map<String, String> metadata, Instant deadline);
+
+        void delete(S3Location location, Instant deadline);
+
+        /** Reads the whole object and checks it (restore). */
+        VerifiedBackup verify(S3Location location);
+
+        @Override
+        void close();
+    }
+}

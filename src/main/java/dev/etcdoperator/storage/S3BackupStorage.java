@@ -1,0 +1,24 @@
+package dev.etcdoperator.storage;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Backup storage on S3 or an S3-compatible store: each {@link #open(S3Settings)} builds a client of its own. */
+@ApplicationScoped
+public class S3BackupStorage implements BackupStorage {
+    private final int partSize;
+    private final int parallelParts;
+
+    public S3BackupStorage(
+            @ConfigProperty(name = "etcd-operator.backup.part-size", defaultValue = "8388608") int partSize,
+            @ConfigProperty(name = "etcd-operator.backup.parallel-parts", defaultValue = "2") int parallelParts) {
+        this.partSize = partSize;
+        this.parallelParts = parallelParts;
+    }
+
+    @Override
+    public Store open(S3Settings settings) {
+        return new BackupStore(S3Clients.create(settings), partSize, parallelParts);
+    }
+}

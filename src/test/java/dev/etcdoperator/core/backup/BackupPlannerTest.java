@@ -1,0 +1,105 @@
+package dev.etcdoperator.core.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Optional;
+
+import dev.etcdoperator.core.backup.BackupPlanner.LastBackup;
+import dev.etcdoperator.core.backup.BackupPlanner.Refusal;
+import org.junit.jupiter.api.Test;
+
+class BackupPlannerTest {
+    static final String ME = "ns/me";
+    static final long ID = 0xabcdL;
+
+    static SourceChoice.Candidate member(long revision, long clusterId) {
+        return new SourceChoice.Candidate("http://m:2379", 1, revision, "3.5.17", false, clusterId);
+    }
+
+    static Optional<String> reason(Optional<Refusal> refusal) {
+        return refusal.map(Refusal::reason);
+    }
+
+    static Optional<Refusal> check(LastBackup last, SourceChoice.Candidate source, String uid) {
+        return BackupPlanner.checkSource(last, List.of(source), source, uid);
+    }
+
+    @Test
+    void theFirstBackupAndOneThatMovedOnAreTaken() {
+        assertThat(check(LastBackup.none(), member(5, ID), "uid-1")).isEmpty();
+        assertThat(check(new LastBackup(100L, "abcd", "uid-1"), member(100, ID), "uid-1")).isEmpty();
+        assertThat(check(new LastBackup(100L, "abcd", "uid-1"), member(101, ID), "uid-1")).isEmpty();
+    }
+
+    @Test
+    void aLowerRevisionThanTheLastBackupsIsRefused() {
+        for (long revision : new long[] {0, 1, 99}) {
+            assertThat(reason(check(new LastBackup(100L, "abcd", null), member(revision, ID), null)))
+                    .as("revision %d", revision).contains(BackupFailure.REVISION_WENT_BACK);
+        }
+        assertThat(check(new LastBackup(100L, "abcd", null), member(3, ID), null).orElseThrow().message())
+                .contains("3", "100");
+    }
+
+    @Test
+    void anotherClusterIsRefusedWhateverItsRevision() {
+        for (long revision : new long[] {1, 100, 1_000_000}) {
+            assertThat(reason(check(new LastBackup(100L, "abcd", null), member(revision, 0x1234), null)))
+                    .as("etcd cluster ID changed, revision %d", revision).contains(BackupFailure.CLUSTER_CHANGED);
+            assertThat(reason(check(new LastBackup(100L, "abcd", "uid-1"), member(revision, ID), "uid-2")))
+                    .as("EtcdCluster uid changed, revision %d", revision).contains(BackupFailure.CLUSTER_CHANGED);
+        }
+    }
+
+    @Test
+    void whatTheStatusDoesNotKnowIsNotHeldAgainstTheSource() {
+        // a status written before these fields existed, or a backup that names endpoints (no uid)
+        assertThat(check(new LastBackup(100L, null, null), member(100, ID), "uid-1")).isEmpty();
+        assertThat(check(new LastBackup(100L, "abcd", "uid-1"), member(100, ID), null)).isEmpty();
+        assertThat(check(new LastBackup(100L, "abcd", null), member(100, 0), null)).isEmpty();
+    }
+
+    @Test
+    void endpointsThatReachTwoClustersAreRefused() {
+        var a = member(10, 0x1);
+        var b = new SourceChoice.Candidate("http://n:2379", 2, 20, "3.5.17", false, 0x2);
+        assertThat(reason(BackupPlanner.checkSource(LastBackup.none(), List.of(a, b), b, null)))
+                .contains(BackupFailure.CLUSTER_CHANGED);
+    }
+
+    @Test
+    void aOneShotKeyIsReplacedOnlyByItsOwnerWithTheSameClusterNoOlder() {
+        assertThat(BackupPlanner.checkOneShotKey(null, ME, member(5, ID), "b/k")).isEmpty();
+        assertThat(BackupPlanner.checkOneShotKey(new StoredBackup("k", ME, 5L, "abcd"), ME, member(5, ID), "b/k")).isEmpty();
+        assertThat(reason(BackupPlanner.checkOneShotKey(new StoredBackup("k", "ns/other", 1L, "abcd"), ME, member(5, ID), "b/k")))
+                .contains(BackupFailure.PATH_IN_USE);
+        assertThat(reason(BackupPlanner.checkOneShotKey(new StoredBackup("k", null, null, null), ME, member(5, ID), "b/k")))
+                .contains(BackupFailure.PATH_IN_USE);
+        assertThat(reason(BackupPlanner.checkOneShotKey(new StoredBackup("k", ME, 50L, "abcd"), ME, member(5, ID), "b/k")))
+                .contains(BackupFailure.REVISION_WENT_BACK);
+        assertThat(reason(BackupPlanner.checkOneShotKey(new StoredBackup("k", ME, 1L, "ffff"), ME, member(5, ID), "b/k")))
+                .contains(BackupFailure.CLUSTER_CHANGED);
+    }
+
+    @Test
+    void aPeriodicPrefixBelongsToOneEtcdBackup() {
+        var mine = new StoredBackup("p_v1_2026-11-30-08:00:00", ME, 1L, "abcd");
+        assertThat(BackupPlanner.checkPrefix(List.of(mine), ME, "b/p")).isEmpty();
+        assertThat(BackupPlanner.checkPrefix(List.of(), ME, "b/p")).isEmpty();
+        assertThat(reason(BackupPlanner.checkPrefix(List.of(mine, new StoredBackup("p_v2_2026-11-30-09:00:00", "ns/x", 2L, null)),
+                ME, "b/p"))).contains(BackupFailure.PATH_IN_USE);
+        assertThat(reason(BackupPlanner.checkPrefix(List.of(new StoredBackup("p_v2_2026-11-30-09:00:00", null, 2L, null)),
+                ME, "b/p"))).contains(BackupFailure.PATH_IN_USE);
+    }
+
+    @Test
+    void retentionCountsOnlyThisOwnersBackups() {
+        var mine1 = new StoredBackup("p_v1_2026-11-30-08:00:00", ME, 1L, null);
+        var mine2 = new StoredBackup("p_v2_2026-11-30-09:00:00", ME, 2L, null);
+        var mine3 = new StoredBackup("p_v3_2026-11-30-10:00:00", ME, 3L, null);
+        var other = new StoredBackup("p_v9_2026-11-30-07:00:00", "ns/x", 9L, null);
+        assertThat(BackupPlanner.retention("p", List.of(mine1, mine2, mine3, other), ME, 2))
+                .extracting(BackupNames.Periodic::key).containsExactly("p_v1_2026-11-30-08:00:00");
+    }
+}

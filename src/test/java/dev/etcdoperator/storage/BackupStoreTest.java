@@ -1,0 +1,191 @@
+package dev.etcdoperator.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.BackupMetadata;
+import dev.etcdoperator.core.backup.BackupNames;
+import dev.etcdoperator.core.backup.S3Location;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The S3 backup store against a store in memory: what it removes, what it replaces, and what it leaves alone.
+ */
+class BackupStoreTest {
+    static final String BUCKET = "b";
+    static final String ME = "ns/me";
+    static final String OTHER = "ns/other";
+    static final int PART = 5 * 1024 * 1024;
+    static final Instant LONG_AGO = Instant.parse("2026-01-01T00:00:00Z");
+
+    final InMemoryS3 s3 = new InMemoryS3(BUCKET);
+    final BackupStore store = new BackupStore(s3, PART, 2);
+
+    static Instant deadline() {
+        return Instant.now().plus(Duration.ofMinutes(1));
+    }
+
+    /** Bytes shaped as an etcd snapshot: a database, then the SHA-256 of it (the size 32 more than a multiple of 512). */
+    static byte[] snapshot(int seed, int blocks) throws Exception {
+        byte[] db = new byte[512 * blocks];
+        new Random(seed).nextBytes(db);
+        byte[] hash = MessageDigest.getInstance("SHA-256").digest(db);
+        byte[] all = Arrays.copyOf(db, db.length + 32);
+        System.arraycopy(hash, 0, all, db.length, 32);
+        return all;
+    }
+
+    static Map<String, String> metadata(String owner) {
+        return Map.of(BackupMetadata.OWNER, owner, BackupMetadata.REVISION, "10", BackupMetadata.VERSION, "3.5.17",
+                BackupMetadata.SOURCE, "http://m:2379");
+    }
+
+    // ---- clean-up of interrupted uploads: only this backup's own partial objects
+
+    @Test
+    void cleanUpOfAOneShotKeyTouchesOnlyItsOwnPartialUploadsAndObjects() {
+        String key = "once/snapshot.db";
+        String mineOld = s3.startUpload(BackupNames.partialKey(key, ME, "0000000a"), Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        String othersOld = s3.startUpload(BackupNames.partialKey(key, OTHER, "0000000b"), Map.of(BackupMetadata.OWNER, OTHER), LONG_AGO);
+        String longerKey = s3.startUpload(BackupNames.partialKey(key + ".old", ME, "0000000c"), Map.of(), LONG_AGO);
+        String mineRunning = s3.startUpload(BackupNames.partialKey(key, ME, "0000000d"), Map.of(), Instant.now());
+        String legacy = s3.startUpload(key + ".partial-0000000e", Map.of(), LONG_AGO);
+        byte[] data = {1, 2, 3};
+        s3.put(BackupNames.partialKey(key, ME, "0000000f"), data, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        s3.put(BackupNames.partialKey(key, OTHER, "0000000f"), data, Map.of(BackupMetadata.OWNER, OTHER), LONG_AGO);
+        s3.put(BackupNames.partialKey(key, ME, "00000010"), data, Map.of(), LONG_AGO); // named like mine, not mine
+        s3.put(key + ".partial-users-copy", data, Map.of(), LONG_AGO);
+        s3.put(key + ".partial-00000011", data, Map.of(), LONG_AGO);
+        s3.put(key, data, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+
+        int cleaned = store.cleanUpInterrupted(new S3Location(BUCKET, key), false, ME, Instant.now().minusSeconds(60),
+                deadline());
+
+        assertThat(cleaned).isEqualTo(2);
+        assertThat(s3.uploads).containsOnlyKeys(othersOld, longerKey, mineRunning, legacy).doesNotContainKey(mineOld);
+        assertThat(s3.objects).containsOnlyKeys(BackupNames.partialKey(key, OTHER, "0000000f"),
+                BackupNames.partialKey(key, ME, "00000010"), key + ".partial-users-copy", key + ".partial-00000011", key);
+    }
+
+    @Test
+    void cleanUpOfAPeriodicPrefixTouchesOnlyItsOwnPartialUploadsUnderExactlyThatPrefix() {
+        Instant t = Instant.parse("2026-11-30T08:00:00Z");
+        String mine = BackupNames.periodicKey("p/x", 10, t);
+        String sibling = BackupNames.periodicKey("p/x-2", 10, t);
+        String mineOld = s3.startUpload(BackupNames.partialKey(mine, ME, "0000000a"), Map.of(), LONG_AGO);
+        String siblingOld = s3.startUpload(BackupNames.partialKey(sibling, ME, "0000000b"), Map.of(), LONG_AGO);
+        String othersOld = s3.startUpload(BackupNames.partialKey(mine, OTHER, "0000000c"), Map.of(), LONG_AGO);
+        byte[] data = {1};
+        s3.put(mine, data, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        s3.put(BackupNames.partialKey(mine, ME, "0000000d"), data, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        s3.put(BackupNames.partialKey(sibling, ME, "0000000e"), data, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+
+        int cleaned = store.cleanUpInterrupted(new S3Location(BUCKET, "p/x"), true, ME, Instant.now().minusSeconds(60),
+                deadline());
+
+        assertThat(cleaned).isEqualTo(2);
+        assertThat(s3.uploads).containsOnlyKeys(siblingOld, othersOld).doesNotContainKey(mineOld);
+        assertThat(s3.objects).containsOnlyKeys(mine, BackupNames.partialKey(sibling, ME, "0000000e"));
+    }
+
+    // ---- the object at the key: never another's, never lost to a failed replacement
+
+    static Stream<Arguments> failedReplacements() throws Exception {
+        byte[] good = snapshot(2, 4);
+        byte[] corrupted = good.clone();
+        corrupted[100] ^= 1;
+        byte[] truncated = Arrays.copyOf(good, good.length - 512);
+        Consumer<InMemoryS3> nothing = s -> { };
+        return Stream.of(
+                Arguments.of("a corrupted snapshot", corrupted, nothing, BackupFailure.VERIFICATION_FAILED),
+                Arguments.of("a truncated snapshot", truncated, nothing, BackupFailure.VERIFICATION_FAILED),
+                Arguments.of("a store that loses bytes", good, (Consumer<InMemoryS3>) s -> s.dropOnComplete = 1,
+                        BackupFailure.VERIFICATION_FAILED),
+                Arguments.of("a copy that fails", good, (Consumer<InMemoryS3>) s -> s.failCopy = true,
+                        BackupFailure.UPLOAD_FAILED),
+                Arguments.of("another writer replacing the object after the copy", good,
+                        (Consumer<InMemoryS3>) s -> s.afterCopy = key -> s.put(key, new byte[] {9},
+                                Map.of(BackupMetadata.OWNER, OTHER), Instant.now()),
+                        BackupFailure.PATH_IN_USE));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("failedReplacements")
+    void aFailedBackupNeverDestroysTheObjectAtItsKey(String fault, byte[] snapshot, Consumer<InMemoryS3> setUp,
+            String reason) throws Exception {
+        String key = "once/snapshot.db";
+        byte[] previous = snapshot(1, 2);
+        s3.put(key, previous, Map.of(BackupMetadata.OWNER, ME, BackupMetadata.SHA256, "previous"), LONG_AGO);
+        setUp.accept(s3);
+        byte[] expected = s3.objects.get(key).data();
+
+        assertThatThrownBy(() -> store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, key),
+                metadata(ME), deadline())).isInstanceOf(BackupFailure.class)
+                .extracting(e -> ((BackupFailure) e).reason()).isEqualTo(reason);
+
+        assertThat(s3.objects).as("what is at the key stays there").containsKey(key);
+        if (!fault.startsWith("another writer")) {
+            assertThat(s3.objects.get(key).data()).isEqualTo(expected);
+            assertThat(s3.objects.get(key).metadata()).containsEntry(BackupMetadata.SHA256, "previous");
+        } else {
+            assertThat(s3.objects.get(key).metadata()).containsEntry(BackupMetadata.OWNER, OTHER);
+        }
+        assertThat(s3.objects.keySet()).as("no partial object is left").allMatch(k -> !BackupNames.isPartial(k));
+        assertThat(s3.uploads).as("no upload is left").isEmpty();
+    }
+
+    @Test
+    void aVerifiedBackupReplacesItsOwnEarlierObject() throws Exception {
+        String key = "once/snapshot.db";
+        s3.put(key, snapshot(1, 2), Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        byte[] snapshot = snapshot(3, 4);
+        Uploaded up = store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, key), metadata(ME), deadline());
+        assertThat(s3.objects.get(key).data()).isEqualTo(snapshot);
+        assertThat(s3.objects.get(key).metadata()).containsEntry(BackupMetadata.SHA256, up.sha256())
+                .containsEntry(BackupMetadata.OWNER, ME);
+        assertThat(s3.objects).containsOnlyKeys(key);
+    }
+
+    @Test
+    void anObjectAnotherOwnerOrAUserWroteIsNeverReplaced() throws Exception {
+        for (Map<String, String> foreign : List.of(Map.of(BackupMetadata.OWNER, OTHER), Map.<String, String>of())) {
+            String key = "shared/snapshot.db";
+            byte[] theirs = {4, 5, 6};
+            s3.put(key, theirs, foreign, LONG_AGO);
+            assertThatThrownBy(() -> store.upload(new ByteArrayInputStream(snapshot(3, 4)), new S3Location(BUCKET, key),
+                    metadata(ME), deadline())).isInstanceOf(BackupFailure.class)
+                    .extracting(e -> ((BackupFailure) e).reason()).isEqualTo(BackupFailure.PATH_IN_USE);
+            assertThat(s3.objects.get(key).data()).isEqualTo(theirs);
+            assertThat(s3.objects).containsOnlyKeys(key);
+            assertThat(s3.uploads).isEmpty();
+        }
+    }
+
+    @Test
+    void everyCallEndsAtTheDeadline() {
+        Instant past = Instant.now().minusMillis(1);
+        S3Location at = new S3Location(BUCKET, "k");
+        for (Runnable call : List.<Runnable>of(() -> store.checkBucket(BUCKET, past), () -> store.find(at, past),
+                () -> store.periodicBackups(at, past), () -> store.delete(at, past),
+                () -> store.upload(new ByteArrayInputStream(new byte[0]), at, metadata(ME), past))) {
+            assertThatThrownBy(call::run).isInstanceOf(BackupFailure.class)
+                    .extracting(e -> ((BackupFailure) e).reason()).isEqualTo(BackupFailure.TIMEOUT);
+        }
+        assertThat(store.cleanUpInterrupted(at, false, ME, Instant.now(), past)).isZero();
+    }
+}
