@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the machine's kubectl against a kubeconfig, as a user would. */
+import dev.etcdoperator.sandbox.controlplane.Parts;
+
+/** Runs kubectl (the sandbox's, built with the API server at the same release) against a kubeconfig, as a user would. */
 public final class Kubectl {
     private final Path kubeconfig;
 
@@ -22,18 +24,17 @@ public final class Kubectl {
         this.kubeconfig = kubeconfig;
     }
 
-    /** True when a kubectl binary is on the PATH. */
+    /** True when the kubectl of the sandbox's parts is there (it is built with the control plane). */
     public static boolean available() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "kubectl"))) {
-                return true;
-            }
-        }
-        return false;
+        return Files.isExecutable(program());
+    }
+
+    private static Path program() {
+        return Parts.program(Parts.KUBE, "kubectl");
     }
 
     public Result run(String... args) {
-        List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+        List<String> command = new ArrayList<>(List.of(program().toString(), "--kubeconfig", kubeconfig.toString()));
         command.addAll(List.of(args));
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
