@@ -18,7 +18,6 @@ import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
-import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -72,7 +71,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private static final Set<String> STARTING_WAITS = Set.of(Step.Wait.MEMBERS_STARTING, Step.Wait.MEMBER_STARTING,
             Step.Wait.LEARNER_CATCHING_UP, Step.Wait.MEMBER_NOT_HEALTHY);
 
-    private final ClusterSpecValidator validator = new ClusterSpecValidator();
     private final SpecValidity validity;
     private final EventRecorder events;
     private final Duration interval;
@@ -132,7 +130,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         StatusChange<EtcdCluster> change = new StatusChange<>(cluster);
         EtcdClusterStatus status = cluster.getStatus();
-        Validation validation = validator.validate(cluster.getSpec());
+        Validation validation = ClusterValidation.validate(cluster);
         boolean news = validity.record(status, validation, cluster.getMetadata().getGeneration());
         if (!validation.valid()) {
             status.setPhase(PHASE_FAILED);
