@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
@@ -181,6 +182,16 @@ public final class ClusterResources {
 
     /** A member pod running {@code etcdVersion}, which may differ from the spec's while an upgrade waits. */
     public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion) {
+        return memberPod(cluster, member, etcdVersion, Optional.empty());
+    }
+
+    /**
+     * A member pod; a seed member ({@code new}) of a restored cluster also gets the init containers that fetch and
+     * restore the snapshot of {@code snapshotSecret}, which the caller has confirmed (see {@link RestoreSeed#check}):
+     * the cluster's annotations alone never mount a Secret.
+     */
+    public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion,
+            Optional<String> snapshotSecret) {
         EtcdClusterSpec spec = cluster.getSpec();
         PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
         String clusterName = cluster.getMetadata().getName();
@@ -270,7 +281,7 @@ public final class ClusterResources {
                 .withRestartPolicy("Never")
                 .withInitContainers(waitForDns)
                 .addAllToInitContainers("new".equals(member.initialClusterState())
-                        ? RestoreSeed.snapshotSecret(cluster).map(secret -> RestoreSeed.initContainers(cluster, secret,
+                        ? snapshotSecret.map(secret -> RestoreSeed.initContainers(cluster, secret,
                                 member, etcdVersion, image(spec, etcdVersion))).orElse(List.of())
                         : List.of())
                 .withContainers(etcd)

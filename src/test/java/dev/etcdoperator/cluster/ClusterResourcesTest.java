@@ -274,4 +274,45 @@ class ClusterResourcesTest {
             }
         }
     }
+
+    private static EtcdCluster annotated(String restoredBy, String secret) {
+        EtcdCluster c = cluster("size: 3\npod: {busyboxImage: attacker.example/exfiltrate:1}");
+        c.getMetadata().setAnnotations(Map.of("etcd.database.coreos.com/restored-by", restoredBy,
+                "etcd.database.coreos.com/restore-snapshot-secret", secret));
+        return c;
+    }
+
+    private static java.util.List<String> secretsIn(Pod pod) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (Container c : pod.getSpec().getInitContainers()) {
+            if (c.getEnv() != null) {
+                c.getEnv().stream().filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                        .forEach(e -> names.add(e.getValueFrom().getSecretKeyRef().getName()));
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void theSnapshotAnnotationAloneMountsNothing() {
+        for (String secret : java.util.List.of("db-password", "r1-snapshot", "aws")) {
+            Pod seed = ClusterResources.memberPod(annotated("r1", secret), member("new"));
+            assertThat(seed.getSpec().getInitContainers()).as(secret).extracting(Container::getName)
+                    .containsExactly("check-dns");
+            assertThat(secretsIn(seed)).isEmpty();
+        }
+    }
+
+    @Test
+    void aConfirmedSnapshotSecretIsFetchedByTheSeedOnly() {
+        EtcdCluster c = annotated("r1", "r1-snapshot");
+        Pod seed = ClusterResources.memberPod(c, member("new"), "3.5.17", java.util.Optional.of("r1-snapshot"));
+        assertThat(seed.getSpec().getInitContainers()).extracting(Container::getName)
+                .containsExactly("check-dns", "fetch-snapshot", "restore-snapshot", "remove-snapshot");
+        assertThat(secretsIn(seed)).containsOnly("r1-snapshot");
+        Container fetch = seed.getSpec().getInitContainers().get(1);
+        assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot");
+        Pod joining = ClusterResources.memberPod(c, member("existing"), "3.5.17", java.util.Optional.of("r1-snapshot"));
+        assertThat(secretsIn(joining)).isEmpty();
+    }
 }
