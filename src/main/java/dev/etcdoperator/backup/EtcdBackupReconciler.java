@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
+import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.core.backup.BackupFailure;
@@ -161,14 +162,18 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         return BackupStatusBuilder.history(status);
     }
 
+    /** The interval, capped at the API's maximum (the validator refuses more; this keeps the arithmetic safe). */
     static Duration interval(BackupPolicy policy) {
         return policy == null || policy.getBackupIntervalInSecond() == null || policy.getBackupIntervalInSecond() <= 0
-                ? Duration.ZERO : Duration.ofSeconds(policy.getBackupIntervalInSecond());
+                ? Duration.ZERO
+                : Duration.ofSeconds(Math.min(policy.getBackupIntervalInSecond(), InputRules.MAX_BACKUP_INTERVAL_SECONDS));
     }
 
+    /** The timeout, capped at the API's maximum. */
     static Duration timeout(BackupPolicy policy) {
         return policy == null || policy.getTimeoutInSecond() == null || policy.getTimeoutInSecond() <= 0
-                ? DEFAULT_TIMEOUT : Duration.ofSeconds(policy.getTimeoutInSecond());
+                ? DEFAULT_TIMEOUT
+                : Duration.ofSeconds(Math.min(policy.getTimeoutInSecond(), InputRules.MAX_BACKUP_TIMEOUT_SECONDS));
     }
 
     private Duration untilThen(Instant when) {

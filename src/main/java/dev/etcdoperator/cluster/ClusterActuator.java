@@ -26,10 +26,19 @@ final class ClusterActuator {
     }
 
     void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step) {
+        act(cluster, o, admin, step, Optional.empty());
+    }
+
+    /**
+     * @param seedSnapshot for a {@link Step.CreateSeed} of a restored cluster, the snapshot Secret the caller
+     *                     confirmed the operator made for this very cluster; empty otherwise
+     */
+    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step,
+            Optional<String> seedSnapshot) {
         MemberNaming naming = o.naming();
         if (step instanceof Step.CreateSeed seed) {
             createMemberPod(cluster, naming, seed.name(), seed.version(), Step.STATE_NEW,
-                    seed.name() + "=" + seed.peerUrl());
+                    seed.name() + "=" + seed.peerUrl(), seedSnapshot);
             events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
         } else if (step instanceof Step.AddMember add) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
@@ -75,6 +84,11 @@ final class ClusterActuator {
 
     private void createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
             String state, String initialCluster) {
+        createMemberPod(cluster, naming, member, version, state, initialCluster, Optional.empty());
+    }
+
+    private void createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
+            String state, String initialCluster, Optional<String> seedSnapshot) {
         String namespace = cluster.getMetadata().getNamespace();
         if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
                 && client.persistentVolumeClaims().inNamespace(namespace).withName(member).get() == null) {
@@ -83,7 +97,7 @@ final class ClusterActuator {
         }
         var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
                 initialCluster, state, naming.dnsName(member));
-        var pod = ClusterResources.memberPod(cluster, spec, version);
+        var pod = ClusterResources.memberPod(cluster, spec, version, seedSnapshot);
         client.pods().inNamespace(namespace).resource(pod).create();
     }
 

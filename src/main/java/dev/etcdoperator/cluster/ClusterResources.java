@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
@@ -181,6 +182,16 @@ public final class ClusterResources {
 
     /** A member pod running {@code etcdVersion}, which may differ from the spec's while an upgrade waits. */
     public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion) {
+        return memberPod(cluster, member, etcdVersion, Optional.empty());
+    }
+
+    /**
+     * A member pod; a seed member ({@code new}) of a restored cluster also gets the init containers that fetch and
+     * restore the snapshot of {@code snapshotSecret}, which the caller has confirmed (see {@link RestoreSeed#check}):
+     * the cluster's annotations alone never mount a Secret.
+     */
+    public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion,
+            Optional<String> snapshotSecret) {
         EtcdClusterSpec spec = cluster.getSpec();
         PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
         String clusterName = cluster.getMetadata().getName();
@@ -254,7 +265,7 @@ public final class ClusterResources {
         Container waitForDns = new ContainerBuilder()
                 .withName("check-dns")
                 .withImage(policy.getBusyboxImage() == null ? DEFAULT_BUSYBOX : policy.getBusyboxImage())
-                .withCommand("/bin/sh", "-c", dnsWait(member.dnsName(), dnsTimeout))
+                .withCommand(dnsWaitCommand(member.dnsName(), dnsTimeout))
                 .build();
 
         Volume data = policy.getPersistentVolumeClaimSpec() != null
@@ -270,7 +281,7 @@ public final class ClusterResources {
                 .withRestartPolicy("Never")
                 .withInitContainers(waitForDns)
                 .addAllToInitContainers("new".equals(member.initialClusterState())
-                        ? RestoreSeed.snapshotSecret(cluster).map(secret -> RestoreSeed.initContainers(cluster, secret,
+                        ? snapshotSecret.map(secret -> RestoreSeed.initContainers(cluster, secret,
                                 member, etcdVersion, image(spec, etcdVersion))).orElse(List.of())
                         : List.of())
                 .withContainers(etcd)
@@ -351,19 +362,21 @@ public final class ClusterResources {
     }
 
     /**
-     * The check-dns init container's script: look the member's own name up every 0.1 s until it resolves (its
-     * address is published only once the pod has one, so the first lookups fail) and, with a timeout, give up after
-     * that many seconds.
+     * The check-dns init container's script, a constant: it looks the member's own name ({@code $1}) up every
+     * 0.1 s until it resolves (its address is published only once the pod has one, so the first lookups fail)
+     * and, when {@code $2} (polls) is above 0, gives up after that many polls ({@code $3} seconds). Values reach
+     * it only as arguments, never as script text.
      */
-    private static String dnsWait(String dnsName, long timeoutSeconds) {
-        String lookup = "getent hosts " + dnsName + " >/dev/null 2>&1 || nslookup " + dnsName + " >/dev/null 2>&1";
-        if (timeoutSeconds <= 0) {
-            return "until " + lookup + "; do sleep " + DNS_POLL + "; done";
-        }
-        // n counts polls
-        return "n=0; until " + lookup + "; do n=$((n+1)); if [ $n -ge " + timeoutSeconds * DNS_POLLS_PER_SECOND
-                + " ]; then echo 'DNS name " + dnsName + " did not resolve in " + timeoutSeconds
-                + " s'; exit 1; fi; sleep " + DNS_POLL + "; done";
+    static final String DNS_WAIT_SCRIPT = "n=0; until getent hosts \"$1\" >/dev/null 2>&1 || nslookup \"$1\" >/dev/null 2>&1; "
+            + "do n=$((n+1)); if [ \"$2\" -gt 0 ] && [ \"$n\" -ge \"$2\" ]; then "
+            + "echo \"DNS name $1 did not resolve in $3 s\"; exit 1; fi; sleep " + DNS_POLL + "; done";
+
+    /** {@code sh -c <constant script> check-dns <name> <polls> <seconds>}: the name is an argument, not script. */
+    static List<String> dnsWaitCommand(String dnsName, long timeoutSeconds) {
+        long seconds = Math.max(0, timeoutSeconds);
+        long polls = seconds > Long.MAX_VALUE / DNS_POLLS_PER_SECOND ? Long.MAX_VALUE : seconds * DNS_POLLS_PER_SECOND;
+        return List.of("/bin/sh", "-c", DNS_WAIT_SCRIPT, "check-dns", dnsName, Long.toString(polls),
+                Long.toString(seconds));
     }
 
     static Map<String, String> memberLabels(String cluster, String member) {

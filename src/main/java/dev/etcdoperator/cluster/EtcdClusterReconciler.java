@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
@@ -16,9 +17,9 @@ import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
-import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -58,6 +59,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
     static final String CONDITION_TLS = "TLSSecretsReady";
     static final String REASON_TLS_READY = "TLSSecretsFound";
+    /**
+     * Set only for clusters carrying the restore-snapshot-secret annotation, when their seed member is created:
+     * whether the operator honoured it.
+     */
+    static final String CONDITION_RESTORE = "RestoreSnapshot";
+    static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
+    static final String REASON_RESTORE_PENDING = "RestoreSnapshotPending";
+    static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
     /** After a change, look again soon: the next step usually follows from it. */
     static final Duration AFTER_CHANGE = Duration.ofMillis(200);
     /** While waiting (on a member, on quorum), or after a failed step, look again every second. */
@@ -72,7 +81,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private static final Set<String> STARTING_WAITS = Set.of(Step.Wait.MEMBERS_STARTING, Step.Wait.MEMBER_STARTING,
             Step.Wait.LEARNER_CATCHING_UP, Step.Wait.MEMBER_NOT_HEALTHY);
 
-    private final ClusterSpecValidator validator = new ClusterSpecValidator();
     private final SpecValidity validity;
     private final EventRecorder events;
     private final Duration interval;
@@ -132,7 +140,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         StatusChange<EtcdCluster> change = new StatusChange<>(cluster);
         EtcdClusterStatus status = cluster.getStatus();
-        Validation validation = validator.validate(cluster.getSpec());
+        Validation validation = ClusterValidation.validate(cluster);
         boolean news = validity.record(status, validation, cluster.getMetadata().getGeneration());
         if (!validation.valid()) {
             status.setPhase(PHASE_FAILED);
@@ -184,6 +192,30 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         Step step = planner.plan(observed.observation());
+        Optional<String> seedSnapshot = Optional.empty();
+        if (step instanceof Step.CreateSeed) {
+            SeedSnapshotClaim.Decision claim = RestoreSeed.check(cluster, client);
+            if (claim instanceof SeedSnapshotClaim.Pending pending) {
+                // the restore that created this cluster has not recorded it yet: a seed now would start empty
+                setRestoreCondition(cluster, Conditions.UNKNOWN, REASON_RESTORE_PENDING, pending.message());
+                return change.control(cluster).rescheduleAfter(WHILE_WAITING);
+            }
+            if (claim instanceof SeedSnapshotClaim.Refused refused) {
+                String message = refused.message() + "; the seed member starts empty and nothing is mounted.";
+                boolean told = Conditions.find(status.getConditions(), CONDITION_RESTORE)
+                        .map(c -> message.equals(c.getMessage())).orElse(false);
+                setRestoreCondition(cluster, Conditions.FALSE, REASON_RESTORE_REFUSED, message);
+                if (!told) {
+                    events.warning(cluster, REASON_RESTORE_REFUSED, message);
+                }
+            }
+            if (claim instanceof SeedSnapshotClaim.Confirmed confirmed) {
+                seedSnapshot = Optional.of(confirmed.secret());
+                setRestoreCondition(cluster, Conditions.TRUE, REASON_RESTORE_CONFIRMED, "The seed member restores the "
+                        + "snapshot of Secret " + confirmed.secret() + ", which the EtcdRestore that created this "
+                        + "cluster made.");
+            }
+        }
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
         if (step instanceof Step.Wait) {
@@ -192,7 +224,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
         try {
-            actuator.act(cluster, observed.observation(), observed.admin(), step);
+            actuator.act(cluster, observed.observation(), observed.admin(), step, seedSnapshot);
             metrics.acted(namespace, name, step);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
@@ -248,6 +280,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
         }
         return newest;
+    }
+
+    private void setRestoreCondition(EtcdCluster cluster, String value, String reason, String message) {
+        EtcdClusterStatus status = cluster.getStatus();
+        status.setConditions(conditions.set(status.getConditions(), new Condition(CONDITION_RESTORE, value, reason,
+                message), cluster.getMetadata().getGeneration()));
     }
 
     private static boolean isTlsReason(String reason) {

@@ -5,15 +5,20 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.core.cluster.Version;
+import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The init containers of a restored cluster's seed member: fetch the snapshot from the URL in the restore's
@@ -27,11 +32,46 @@ final class RestoreSeed {
     private RestoreSeed() {
     }
 
-    /** The Secret of a cluster created by a restore; empty for any other cluster. */
+    /**
+     * The Secret a restored cluster's annotation names, unchecked: anyone who may create an EtcdCluster can write
+     * it. Only {@link #check} decides whether it is mounted.
+     */
     static Optional<String> snapshotSecret(EtcdCluster cluster) {
         Map<String, String> annotations = cluster.getMetadata().getAnnotations();
         return Optional.ofNullable(annotations == null ? null : annotations.get(RestoreAnnotations.SNAPSHOT_SECRET))
                 .filter(s -> !s.isBlank());
+    }
+
+    /**
+     * Whether the cluster's snapshot annotation is the operator's own (see {@link SeedSnapshotClaim}): reads the
+     * EtcdRestore it names and the Secret.
+     */
+    static SeedSnapshotClaim.Decision check(EtcdCluster cluster, KubernetesClient client) {
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String secret = snapshotSecret(cluster).orElse(null);
+        if (secret == null) {
+            return new SeedSnapshotClaim.NotRestored();
+        }
+        String namespace = cluster.getMetadata().getNamespace();
+        String restoredBy = annotations.get(RestoreAnnotations.RESTORED_BY);
+        SeedSnapshotClaim.RestoreFacts restore = null;
+        List<SeedSnapshotClaim.Owner> owners = null;
+        if (restoredBy != null && !restoredBy.isBlank()) {
+            EtcdRestore r = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restoredBy).get();
+            if (r != null) {
+                EtcdRestoreStatus status = r.getStatus() == null ? new EtcdRestoreStatus() : r.getStatus();
+                restore = new SeedSnapshotClaim.RestoreFacts(r.getMetadata().getUid(), status.getPhase(),
+                        status.getRestoredClusterUid(), status.getSnapshotSecret());
+                if (secret.equals(status.getSnapshotSecret())) {
+                    Secret s = client.secrets().inNamespace(namespace).withName(secret).get();
+                    owners = s == null ? null : s.getMetadata().getOwnerReferences() == null ? List.of()
+                            : s.getMetadata().getOwnerReferences().stream()
+                                    .map(o -> new SeedSnapshotClaim.Owner(o.getKind(), o.getName(), o.getUid())).toList();
+                }
+            }
+        }
+        return SeedSnapshotClaim.decide(new SeedSnapshotClaim.Facts(cluster.getMetadata().getUid(), restoredBy, secret,
+                restore, owners));
     }
 
     static List<Container> initContainers(EtcdCluster cluster, String secret, ClusterResources.MemberPodSpec member,

@@ -99,7 +99,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         String namespace = restore.getMetadata().getNamespace();
         String clusterName = restore.getSpec().getEtcdCluster().getName();
         ClusterSeen seen = observer.see(namespace, clusterName);
-        RestoreAction action = RestorePlanner.next(restore.getMetadata().getName(), phase, status.getTemplateUid(), seen);
+        RestoreAction action = RestorePlanner.next(restore.getMetadata().getName(), phase, status.getTemplateUid(),
+                status.getRestoredClusterUid(), seen);
         try {
             return act(restore, change, phase, action);
         } catch (BackupFailure e) {
@@ -145,7 +146,15 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
         if (action instanceof RestoreAction.CreateCluster) {
-            EtcdCluster created = actions.createCluster(restore);
+            EtcdCluster created;
+            try {
+                created = actions.createCluster(restore);
+            } catch (IllegalStateException e) {
+                return fail(restore, change, RestorePhase.Deleting, RestorePlanner.REASON_CLUSTER_REPLACED,
+                        e.getMessage() + "; it was left alone and gets no snapshot");
+            }
+            status.setRestoredClusterUid(created.getMetadata().getUid());
+            status.setSnapshotSecret(RestoreActions.snapshotSecret(restore));
             setCondition(restore, "Deleting", Conditions.TRUE, "TemplateDeleted", "the template cluster is gone");
             status.setPhase(RestorePhase.Restoring.name());
             progress(restore, RestorePhase.Restoring, "the seed member fetches and restores the snapshot");

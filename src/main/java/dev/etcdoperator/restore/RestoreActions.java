@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /** The changes a restore makes, each only after its phase is recorded: delete the template, create the restored cluster. */
 final class RestoreActions {
@@ -34,11 +35,21 @@ final class RestoreActions {
                 .withName(restore.getSpec().getEtcdCluster().getName()).delete();
     }
 
-    /** The Secret with the snapshot's URL, then the cluster from the saved template, marked as restored by this restore. */
+    /** The name of the Secret with the snapshot's URL that a restore creates. */
+    static String snapshotSecret(EtcdRestore restore) {
+        return restore.getMetadata().getName() + "-snapshot";
+    }
+
+    /**
+     * The Secret with the snapshot's URL, then the cluster from the saved template, marked as restored by this
+     * restore. Returns the cluster this restore created, whose uid the caller records; when a cluster of that name
+     * exists already (this restore created it before an operator restart), it is taken only if it is exactly what
+     * this restore would create, else an {@link IllegalStateException} says why.
+     */
     EtcdCluster createCluster(EtcdRestore restore) {
         String namespace = restore.getMetadata().getNamespace();
         EtcdRestoreStatus status = restore.getStatus();
-        String secretName = restore.getMetadata().getName() + "-snapshot";
+        String secretName = snapshotSecret(restore);
         String url = S3Clients.presignedGet(S3Credentials.settings(client, namespace, restore.getSpec().getS3()),
                 S3Location.parse(restore.getSpec().getS3().getPath()), URL_VALIDITY);
         Secret secret = new SecretBuilder()
@@ -64,10 +75,28 @@ final class RestoreActions {
             return client.resources(EtcdCluster.class).inNamespace(namespace).resource(cluster).create();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
-                return client.resources(EtcdCluster.class).inNamespace(namespace)
+                EtcdCluster existing = client.resources(EtcdCluster.class).inNamespace(namespace)
                         .withName(cluster.getMetadata().getName()).get();
+                if (existing == null || !sameAs(existing, cluster)) {
+                    // someone else created a cluster of this name, perhaps with our annotations: it must not get
+                    // the snapshot
+                    throw new IllegalStateException("an EtcdCluster " + cluster.getMetadata().getName()
+                            + " that this restore did not create exists");
+                }
+                return existing;
             }
             throw e;
         }
+    }
+
+    /** The restore's annotations and a spec equal to the saved one: what this restore creates. */
+    static boolean sameAs(EtcdCluster existing, EtcdCluster wanted) {
+        Map<String, String> a = existing.getMetadata().getAnnotations() == null ? Map.of()
+                : existing.getMetadata().getAnnotations();
+        Map<String, String> w = wanted.getMetadata().getAnnotations();
+        return java.util.Objects.equals(a.get(RestoreAnnotations.RESTORED_BY), w.get(RestoreAnnotations.RESTORED_BY))
+                && java.util.Objects.equals(a.get(RestoreAnnotations.SNAPSHOT_SECRET),
+                        w.get(RestoreAnnotations.SNAPSHOT_SECRET))
+                && Serialization.asJson(existing.getSpec()).equals(Serialization.asJson(wanted.getSpec()));
     }
 }

@@ -6,11 +6,11 @@ import java.util.Map;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.cluster.ClusterValidation;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
-import dev.etcdoperator.core.validation.ClusterSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.storage.BackupStore;
 import dev.etcdoperator.storage.S3Clients;
@@ -37,8 +37,6 @@ final class RestorePreflight {
 
     private final KubernetesClient client;
     private final RestoreObserver observer;
-    private final ClusterSpecValidator clusterValidator = new ClusterSpecValidator();
-
     RestorePreflight(KubernetesClient client, RestoreObserver observer) {
         this.client = client;
         this.observer = observer;
@@ -52,7 +50,7 @@ final class RestorePreflight {
             throw new BackupFailure(TEMPLATE_NOT_FOUND, "EtcdCluster " + namespace + "/" + name
                     + " (spec.etcdCluster.name), the template of the restored cluster, does not exist", false);
         }
-        Validation validation = clusterValidator.validate(template.getSpec());
+        Validation validation = ClusterValidation.validate(template);
         if (!validation.valid()) {
             throw new BackupFailure(TEMPLATE_INVALID, "EtcdCluster " + namespace + "/" + name + " is not valid: "
                     + validation.message(), false);

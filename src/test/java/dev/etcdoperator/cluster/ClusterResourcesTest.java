@@ -77,8 +77,9 @@ class ClusterResourcesTest {
                 "--initial-advertise-peer-urls=http://example-abc.example.prod.svc:2380");
         assertThat(pod.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName())
                 .containsExactly("ETCD_QUOTA_BACKEND_BYTES");
-        assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2))
-                .contains("example-abc.example.prod.svc").startsWith("until ");
+        assertThat(pod.getSpec().getInitContainers().get(0).getCommand())
+                .containsExactly("/bin/sh", "-c", ClusterResources.DNS_WAIT_SCRIPT, "check-dns",
+                        "example-abc.example.prod.svc", "0", "0");
         assertThat(pod.getSpec().getVolumes().get(0).getEmptyDir()).isNotNull();
         assertThat(ClusterResources.podVersion(pod)).isEqualTo("3.5.17");
     }
@@ -100,7 +101,7 @@ class ClusterResourcesTest {
         assertThat(pod.getSpec().getAffinity().getPodAntiAffinity()
                 .getRequiredDuringSchedulingIgnoredDuringExecution().get(0).getTopologyKey())
                 .isEqualTo("kubernetes.io/hostname");
-        assertThat(pod.getSpec().getInitContainers().get(0).getCommand().get(2)).contains("-ge 300").contains("sleep 0.1;");
+        assertThat(pod.getSpec().getInitContainers().get(0).getCommand()).endsWith("300", "30");
         assertThat(ClusterResources.memberClaim(c, "example-abc").getSpec().getResources().getRequests())
                 .containsKey("storage");
         assertThat(ClusterResources.memberClaim(c, "example-abc").getMetadata().getOwnerReferences()).hasSize(1);
@@ -227,5 +228,91 @@ class ClusterResourcesTest {
             data.put(k, Base64.getEncoder().encodeToString((k + "-value").getBytes()));
         }
         return new SecretBuilder().withData(data).build();
+    }
+
+    /** Values that would run a command, end the script or inject a flag if they were pasted into the script. */
+    private static final java.util.List<String> HOSTILE = java.util.List.of("x; touch /tmp/pwned", "$(id)", "`id`",
+            "x\nid", "x' ; id ; '", "x\" ; id ; \"", "-x", "--help", "x && id", "x | id", "x > /etc/passwd");
+
+    @Test
+    void theDnsCheckScriptIsAConstantAndTheNameOnlyAnArgument() {
+        for (String hostile : HOSTILE) {
+            ClusterResources.MemberPodSpec member = new ClusterResources.MemberPodSpec("example-abc",
+                    "http://example-abc.example.prod.svc" + hostile + ":2380", "http://x:2379", "example-abc=x", "new",
+                    "example-abc.example.prod.svc" + hostile);
+            for (String timeout : new String[] { "", "DNSTimeoutInSecond: 30" }) {
+                Pod pod = ClusterResources.memberPod(cluster("size: 1\npod: {" + timeout + "}"), member);
+                java.util.List<String> command = pod.getSpec().getInitContainers().get(0).getCommand();
+                assertThat(command.subList(0, 4)).as(hostile)
+                        .containsExactly("/bin/sh", "-c", ClusterResources.DNS_WAIT_SCRIPT, "check-dns");
+                assertThat(command.get(4)).isEqualTo("example-abc.example.prod.svc" + hostile);
+                assertThat(ClusterResources.DNS_WAIT_SCRIPT).doesNotContain("example");
+            }
+        }
+        assertThat(ClusterResources.DNS_WAIT_SCRIPT).contains("\"$1\"").doesNotContain(" $1 >");
+    }
+
+    @Test
+    void aHugeDnsTimeoutDoesNotOverflowIntoAnImmediateFailure() {
+        for (long seconds : new long[] { 86_400, Integer.MAX_VALUE, Long.MAX_VALUE / 10 + 1, Long.MAX_VALUE }) {
+            java.util.List<String> command = ClusterResources.dnsWaitCommand("x.example.prod.svc", seconds);
+            assertThat(Long.parseLong(command.get(5))).as("%d s", seconds).isGreaterThanOrEqualTo(seconds);
+        }
+        assertThat(ClusterResources.dnsWaitCommand("x", -5)).endsWith("0", "0");
+    }
+
+    @Test
+    void everyFlagTheOperatorSetsIsAnEnvironmentVariableEtcdEnvMayNotSet() {
+        Pod pod = ClusterResources.memberPod(cluster("""
+                size: 3
+                TLS: {static: {member: {peerSecret: p, serverSecret: s}, operatorSecret: o}}
+                """), member("new"));
+        for (String arg : pod.getSpec().getContainers().get(0).getCommand()) {
+            if (arg.startsWith("--")) {
+                String env = "ETCD_" + arg.substring(2, arg.indexOf('=')).toUpperCase().replace('-', '_');
+                assertThat(dev.etcdoperator.core.validation.ClusterSpecValidator.RESERVED_ENV).as(arg).contains(env);
+            }
+        }
+    }
+
+    private static EtcdCluster annotated(String restoredBy, String secret) {
+        EtcdCluster c = cluster("size: 3\npod: {busyboxImage: attacker.example/exfiltrate:1}");
+        c.getMetadata().setAnnotations(Map.of("etcd.database.coreos.com/restored-by", restoredBy,
+                "etcd.database.coreos.com/restore-snapshot-secret", secret));
+        return c;
+    }
+
+    private static java.util.List<String> secretsIn(Pod pod) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (Container c : pod.getSpec().getInitContainers()) {
+            if (c.getEnv() != null) {
+                c.getEnv().stream().filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                        .forEach(e -> names.add(e.getValueFrom().getSecretKeyRef().getName()));
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void theSnapshotAnnotationAloneMountsNothing() {
+        for (String secret : java.util.List.of("db-password", "r1-snapshot", "aws")) {
+            Pod seed = ClusterResources.memberPod(annotated("r1", secret), member("new"));
+            assertThat(seed.getSpec().getInitContainers()).as(secret).extracting(Container::getName)
+                    .containsExactly("check-dns");
+            assertThat(secretsIn(seed)).isEmpty();
+        }
+    }
+
+    @Test
+    void aConfirmedSnapshotSecretIsFetchedByTheSeedOnly() {
+        EtcdCluster c = annotated("r1", "r1-snapshot");
+        Pod seed = ClusterResources.memberPod(c, member("new"), "3.5.17", java.util.Optional.of("r1-snapshot"));
+        assertThat(seed.getSpec().getInitContainers()).extracting(Container::getName)
+                .containsExactly("check-dns", "fetch-snapshot", "restore-snapshot", "remove-snapshot");
+        assertThat(secretsIn(seed)).containsOnly("r1-snapshot");
+        Container fetch = seed.getSpec().getInitContainers().get(1);
+        assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot");
+        Pod joining = ClusterResources.memberPod(c, member("existing"), "3.5.17", java.util.Optional.of("r1-snapshot"));
+        assertThat(secretsIn(joining)).isEmpty();
     }
 }

@@ -4,7 +4,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -13,8 +15,9 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "self.storageType != 'S3' || has(self.s3)", message = "storageType S3 requires s3")
 public class EtcdBackupSpec {
 
-    @JsonPropertyDescription("Client URLs of the cluster to back up; the member with the newest revision is used.")
-    private List<String> etcdEndpoints;
+    @Size(max = InputRules.ETCD_ENDPOINTS_MAX_ITEMS)
+    @JsonPropertyDescription("Client URLs of the cluster to back up (scheme, host, port; no path, query or user info); the member with the newest revision is used.")
+    private List<@Pattern(InputRules.ETCD_ENDPOINT) @Size(max = InputRules.S3_ENDPOINT_MAX_LENGTH) String> etcdEndpoints;
 
     @JsonPropertyDescription("Additive: an EtcdCluster in this namespace to back up, instead of etcdEndpoints.")
     private EtcdClusterRef etcdCluster;
@@ -34,6 +37,8 @@ public class EtcdBackupSpec {
 
     private OtherStorageSource oss;
 
+    @Pattern(ResourceName.PATTERN)
+    @Size(max = InputRules.NAME_MAX_LENGTH)
     @JsonPropertyDescription("Secret with etcd-client.crt, etcd-client.key and etcd-client-ca.crt.")
     private String clientTLSSecret;
 

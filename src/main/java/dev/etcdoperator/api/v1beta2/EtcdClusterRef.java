@@ -3,6 +3,7 @@ package dev.etcdoperator.api.v1beta2;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 /** A reference to an EtcdCluster in the same namespace. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -10,6 +11,7 @@ public class EtcdClusterRef {
 
     @Required
     @Pattern(ResourceName.PATTERN)
+    @Size(max = InputRules.NAME_MAX_LENGTH)
     private String name;
 
     public EtcdClusterRef() {

@@ -8,6 +8,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -24,10 +25,13 @@ public class EtcdClusterSpec {
     @JsonPropertyDescription("Desired number of members, 1 to 7.")
     private Integer size;
 
-    @JsonPropertyDescription("Image repository of etcd; the image is <repository>:v<version>. Default quay.io/coreos/etcd.")
+    @Pattern(InputRules.IMAGE_REPOSITORY)
+    @Size(max = InputRules.IMAGE_REPOSITORY_MAX_LENGTH)
+    @JsonPropertyDescription("Image repository of etcd, without tag or digest; the image is <repository>:v<version>. Default quay.io/coreos/etcd.")
     private String repository;
 
     @Pattern(SemVer.PATTERN)
+    @Size(max = InputRules.VERSION_MAX_LENGTH)
     @PrinterColumn(name = "Version")
     @JsonPropertyDescription("etcd version (semver; a leading v is allowed). Default " + DEFAULT_VERSION + ".")
     private String version;

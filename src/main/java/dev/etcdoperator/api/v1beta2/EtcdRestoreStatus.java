@@ -24,6 +24,12 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     private Map<String, String> clusterLabels;
 
+    @JsonPropertyDescription("The uid of the EtcdCluster this restore created; only that cluster's seed gets the snapshot.")
+    private String restoredClusterUid;
+
+    @JsonPropertyDescription("The Secret with the snapshot's URL that this restore created for the restored cluster.")
+    private String snapshotSecret;
+
     private Map<String, String> clusterAnnotations;
 
     @JsonPropertyDescription("Hex SHA-256 of the backup, as read and verified by the preflight.")
@@ -93,6 +99,22 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     public void setClusterLabels(Map<String, String> clusterLabels) {
         this.clusterLabels = clusterLabels;
+    }
+
+    public String getRestoredClusterUid() {
+        return restoredClusterUid;
+    }
+
+    public void setRestoredClusterUid(String restoredClusterUid) {
+        this.restoredClusterUid = restoredClusterUid;
+    }
+
+    public String getSnapshotSecret() {
+        return snapshotSecret;
+    }
+
+    public void setSnapshotSecret(String snapshotSecret) {
+        this.snapshotSecret = snapshotSecret;
     }
 
     public Map<String, String> getClusterAnnotations() {

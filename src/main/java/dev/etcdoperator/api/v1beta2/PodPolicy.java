@@ -6,8 +6,10 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -21,10 +23,12 @@ public class PodPolicy {
 
     @ValidationRule(value = "!('app' in self) && self.all(k, !k.startsWith('etcd_'))",
             message = "labels 'app' and 'etcd_*' are reserved for the operator")
+    @Size(max = InputRules.MAX_ENTRIES)
     @JsonPropertyDescription("Labels added to every member pod; 'app' and 'etcd_*' are reserved.")
-    private Map<String, String> labels;
+    private Map<String, @Pattern(InputRules.LABEL_VALUE) @Size(max = InputRules.LABEL_VALUE_MAX_LENGTH) String> labels;
 
-    private Map<String, String> nodeSelector;
+    @Size(max = InputRules.MAX_ENTRIES)
+    private Map<String, @Pattern(InputRules.LABEL_VALUE) @Size(max = InputRules.LABEL_VALUE_MAX_LENGTH) String> nodeSelector;
 
     private Affinity affinity;
 
@@ -35,7 +39,8 @@ public class PodPolicy {
 
     private List<Toleration> tolerations;
 
-    @JsonPropertyDescription("Environment variables for the etcd container.")
+    @Size(max = InputRules.MAX_ENTRIES)
+    @JsonPropertyDescription("Environment variables for the etcd container; names must not set what the operator sets on etcd's command line (ETCD_NAME, ETCD_INITIAL_CLUSTER, ...).")
     private List<EnvVar> etcdEnv;
 
     @JsonPropertyDescription("A PVC per member for its data; without it, an emptyDir.")
@@ -45,20 +50,26 @@ public class PodPolicy {
     @JsonPropertyDescription("Additive: Delete (default) removes the members' PVCs with the EtcdCluster; Retain keeps them.")
     private String persistentVolumeClaimRetention;
 
+    @Size(max = InputRules.MAX_ENTRIES)
     private Map<String, String> annotations;
 
-    @JsonPropertyDescription("Image of the init containers. Default busybox:1.36.")
+    @Pattern(InputRules.IMAGE)
+    @Size(max = InputRules.IMAGE_MAX_LENGTH)
+    @JsonPropertyDescription("Image of the init containers (repository, optional tag, optional sha256 digest). Default busybox:1.36.")
     private String busyboxImage;
 
     private PodSecurityContext securityContext;
 
     @Min(0)
+    @Max(InputRules.MAX_DNS_TIMEOUT_SECONDS)
     @JsonProperty("DNSTimeoutInSecond")
-    @JsonPropertyDescription("How long a new member waits for its DNS name to resolve. Default 0: wait without limit.")
+    @JsonPropertyDescription("How long a new member waits for its DNS name to resolve, at most 86400. Default 0: wait without limit.")
     private Long dnsTimeoutInSecond;
 
+    @Pattern(InputRules.CLUSTER_DOMAIN)
+    @Size(max = InputRules.CLUSTER_DOMAIN_MAX_LENGTH)
     @JsonProperty("ClusterDomain")
-    @JsonPropertyDescription("Cluster domain appended to member DNS names, for example .cluster.local. Default empty.")
+    @JsonPropertyDescription("Cluster domain appended to member DNS names: DNS labels joined by dots, for example .cluster.local. Default empty.")
     private String clusterDomain;
 
     public Map<String, String> getLabels() {

@@ -4,22 +4,28 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 /** Where a backup lives in S3 or an S3-compatible store; the same fields for backup and restore. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class S3Source {
-    public static final String PATH_PATTERN = "^[^/]+/.+$";
+    public static final String PATH_PATTERN = InputRules.S3_PATH;
 
     @Required
     @Pattern(PATH_PATTERN)
-    @JsonPropertyDescription("<bucket>/<key>; for periodic backups a prefix to which the revision and time are appended.")
+    @Size(max = InputRules.S3_PATH_MAX_LENGTH)
+    @JsonPropertyDescription("<bucket>/<key>; for periodic backups a prefix to which the revision and time are appended. Key segments: letters, digits and . _ - = : , (never . or ..).")
     private String path;
 
     @Required
+    @Pattern(ResourceName.PATTERN)
+    @Size(max = InputRules.NAME_MAX_LENGTH)
     @JsonPropertyDescription("Secret holding AWS 'credentials' and 'config' files; profile 'default' is used.")
     private String awsSecret;
 
-    @JsonPropertyDescription("Endpoint of an S3-compatible store; blank means AWS.")
+    @Pattern("^$|" + InputRules.S3_ENDPOINT)
+    @Size(max = InputRules.S3_ENDPOINT_MAX_LENGTH)
+    @JsonPropertyDescription("Endpoint of an S3-compatible store (scheme, host, optional port; no path, query or user info); blank means AWS.")
     private String endpoint;
 
     @JsonPropertyDescription("Use path-style addressing (bucket in the path), as most S3-compatible stores need.")

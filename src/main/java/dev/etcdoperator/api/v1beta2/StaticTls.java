@@ -2,6 +2,8 @@ package dev.etcdoperator.api.v1beta2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -11,6 +13,8 @@ public class StaticTls {
 
     private MemberSecret member;
 
+    @Pattern(ResourceName.PATTERN)
+    @Size(max = InputRules.NAME_MAX_LENGTH)
     @JsonPropertyDescription("Secret with the operator's client certificate for its etcd calls; requires member.serverSecret.")
     private String operatorSecret;
 

@@ -65,17 +65,38 @@ public final class BackupSchedule {
             if (periodic && backoff.compareTo(interval) > 0) {
                 backoff = interval;
             }
-            due = history.lastAttempt().plus(backoff);
+            due = plus(history.lastAttempt(), backoff);
         } else if (periodic && history.lastSuccess() != null) {
-            due = history.lastSuccess().plus(interval);
+            due = plus(history.lastSuccess(), interval);
         } else {
             due = now;
         }
         if (now.isBefore(due)) {
             return new Wait(due);
         }
-        long missed = periodic ? Duration.between(due, now).toMillis() / interval.toMillis() : 0;
+        long missed = periodic ? missed(due, now, interval) : 0;
         return new Due(due, missed);
+    }
+
+    /** {@code t + d}, or {@link Instant#MAX} when that is beyond the last instant. */
+    static Instant plus(Instant t, Duration d) {
+        try {
+            return t.plus(d);
+        } catch (ArithmeticException | java.time.DateTimeException e) {
+            return d.isNegative() ? Instant.MIN : Instant.MAX;
+        }
+    }
+
+    /** Whole intervals from {@code due} to {@code now}, without overflow however far apart they are. */
+    private static long missed(Instant due, Instant now, Duration interval) {
+        long seconds = now.getEpochSecond() - due.getEpochSecond();
+        long intervalSeconds = Math.max(1, interval.getSeconds());
+        // seconds are enough precision for a count of missed intervals; sub-second intervals count by millis
+        if (interval.getSeconds() == 0) {
+            long millis = Math.max(1, interval.toMillis());
+            return seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE / millis : Duration.between(due, now).toMillis() / millis;
+        }
+        return seconds / intervalSeconds;
     }
 
     /** The wait after the n-th failure in a row: 5 s, 10 s, 20 s, ... up to 5 min. */

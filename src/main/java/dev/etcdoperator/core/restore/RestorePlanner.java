@@ -22,7 +22,12 @@ public final class RestorePlanner {
      * @param phase       the recorded phase (null: not started)
      * @param templateUid the uid of the template recorded when the preflight passed, or null
      */
-    public static RestoreAction next(String restore, RestorePhase phase, String templateUid, ClusterSeen cluster) {
+    /**
+     * @param createdUid the uid of the cluster this restore created ({@code status.restoredClusterUid}), or null
+     *                   before it recorded one
+     */
+    public static RestoreAction next(String restore, RestorePhase phase, String templateUid, String createdUid,
+            ClusterSeen cluster) {
         if (phase == null || phase == RestorePhase.Preflight) {
             if (cluster.exists() && cluster.restoringBy() != null && !cluster.restoringBy().equals(restore)) {
                 return new RestoreAction.Fail(REASON_OTHER_RESTORE, "EtcdRestore " + cluster.restoringBy()
@@ -31,22 +36,27 @@ public final class RestorePlanner {
             return new RestoreAction.RunPreflight();
         }
         return switch (phase) {
-            case Deleting -> deleting(restore, templateUid, cluster);
-            case Restoring -> restoring(restore, cluster);
-            case Growing -> growing(restore, cluster);
+            case Deleting -> deleting(restore, templateUid, createdUid, cluster);
+            case Restoring -> restoring(restore, createdUid, cluster);
+            case Growing -> growing(restore, createdUid, cluster);
             case Done, Failed -> new RestoreAction.Nothing();
             default -> throw new IllegalStateException("unknown phase " + phase);
         };
     }
 
-    private static RestoreAction deleting(String restore, String templateUid, ClusterSeen cluster) {
+    private static RestoreAction deleting(String restore, String templateUid, String createdUid, ClusterSeen cluster) {
         if (!cluster.exists()) {
             return cluster.podsLeft() > 0
                     ? new RestoreAction.Wait("waiting for " + cluster.podsLeft() + " pod(s) of the deleted cluster to go")
                     : new RestoreAction.CreateCluster();
         }
-        if (restore.equals(cluster.restoredBy())) {
+        if (createdUid != null && createdUid.equals(cluster.uid())) {
             return new RestoreAction.Advance(RestorePhase.Restoring, "the restored cluster exists");
+        }
+        if (createdUid == null && restore.equals(cluster.restoredBy())) {
+            // created before an operator restart, or by someone copying the annotation: creating again takes it
+            // only if it is exactly what this restore creates
+            return new RestoreAction.CreateCluster();
         }
         if (Objects.equals(cluster.uid(), templateUid)) {
             return cluster.deleting() ? new RestoreAction.Wait("waiting for the template cluster to be deleted")
@@ -56,8 +66,8 @@ public final class RestorePlanner {
                 + ") appeared while the template was being deleted; it was left alone");
     }
 
-    private static RestoreAction restoring(String restore, ClusterSeen cluster) {
-        RestoreAction lost = lost(restore, cluster);
+    private static RestoreAction restoring(String restore, String createdUid, ClusterSeen cluster) {
+        RestoreAction lost = lost(restore, createdUid, cluster);
         if (lost != null) {
             return lost;
         }
@@ -71,8 +81,8 @@ public final class RestorePlanner {
         return new RestoreAction.Wait("waiting for the seed member to fetch and restore the snapshot and start");
     }
 
-    private static RestoreAction growing(String restore, ClusterSeen cluster) {
-        RestoreAction lost = lost(restore, cluster);
+    private static RestoreAction growing(String restore, String createdUid, ClusterSeen cluster) {
+        RestoreAction lost = lost(restore, createdUid, cluster);
         if (lost != null) {
             return lost;
         }
@@ -84,8 +94,9 @@ public final class RestorePlanner {
                 + " members healthy");
     }
 
-    private static RestoreAction lost(String restore, ClusterSeen cluster) {
-        if (!cluster.exists() || !restore.equals(cluster.restoredBy())) {
+    private static RestoreAction lost(String restore, String createdUid, ClusterSeen cluster) {
+        if (!cluster.exists() || !restore.equals(cluster.restoredBy())
+                || (createdUid != null && !createdUid.equals(cluster.uid()))) {
             return new RestoreAction.Fail(REASON_CLUSTER_REPLACED, "the restored cluster was deleted or replaced"
                     + " before the restore finished");
         }

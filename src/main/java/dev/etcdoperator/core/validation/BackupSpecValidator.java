@@ -1,12 +1,14 @@
 package dev.etcdoperator.core.validation;
 
-import java.net.URI;
+import java.util.regex.Pattern;
 
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
+import dev.etcdoperator.api.v1beta2.InputRules;
 
 /** The operator's own check of an EtcdBackup spec. */
 public final class BackupSpecValidator {
+    private static final Pattern ENDPOINT = Pattern.compile(InputRules.ETCD_ENDPOINT);
 
     public Validation validate(EtcdBackupSpec spec) {
         Checks checks = new Checks();
@@ -18,7 +20,10 @@ public final class BackupSpecValidator {
         if (!hasEndpoints && spec.getEtcdCluster() == null) {
             checks.fail("spec", "set etcdEndpoints or etcdCluster");
         }
-        if (hasEndpoints) {
+        if (hasEndpoints && spec.getEtcdEndpoints().size() > InputRules.ETCD_ENDPOINTS_MAX_ITEMS) {
+            checks.fail("spec.etcdEndpoints", "must have at most " + InputRules.ETCD_ENDPOINTS_MAX_ITEMS
+                    + " items, got " + spec.getEtcdEndpoints().size());
+        } else if (hasEndpoints) {
             for (int i = 0; i < spec.getEtcdEndpoints().size(); i++) {
                 endpoint(checks, "spec.etcdEndpoints[" + i + "]", spec.getEtcdEndpoints().get(i));
             }
@@ -29,9 +34,11 @@ public final class BackupSpecValidator {
         checks.storage("spec.storageType", spec.getStorageType(), "spec.s3", spec.getS3());
         BackupPolicy policy = spec.getBackupPolicy();
         if (policy != null) {
-            checks.requireNonNegative("spec.backupPolicy.timeoutInSecond", policy.getTimeoutInSecond());
-            checks.requireNonNegative("spec.backupPolicy.backupIntervalInSecond", policy.getBackupIntervalInSecond());
-            checks.requireNonNegative("spec.backupPolicy.maxBackups", policy.getMaxBackups());
+            checks.requireRange("spec.backupPolicy.timeoutInSecond", policy.getTimeoutInSecond(),
+                    InputRules.MAX_BACKUP_TIMEOUT_SECONDS);
+            checks.requireRange("spec.backupPolicy.backupIntervalInSecond", policy.getBackupIntervalInSecond(),
+                    InputRules.MAX_BACKUP_INTERVAL_SECONDS);
+            checks.requireRange("spec.backupPolicy.maxBackups", policy.getMaxBackups(), InputRules.MAX_BACKUPS);
         }
         if (spec.getClientTLSSecret() != null) {
             checks.requireName("spec.clientTLSSecret", spec.getClientTLSSecret());
@@ -44,14 +51,10 @@ public final class BackupSpecValidator {
             checks.fail(path, "must not be blank");
             return;
         }
-        String withScheme = endpoint.contains("://") ? endpoint : "http://" + endpoint;
-        try {
-            URI uri = URI.create(withScheme);
-            if (uri.getHost() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
-                checks.fail(path, "must be an etcd client URL such as http://host:2379, got '" + endpoint + "'");
-            }
-        } catch (IllegalArgumentException e) {
-            checks.fail(path, "must be an etcd client URL such as http://host:2379, got '" + endpoint + "'");
+        if (checks.requireFormat(path, endpoint, ENDPOINT, InputRules.S3_ENDPOINT_MAX_LENGTH,
+                "an etcd client URL such as http://host:2379 (scheme, host and port; no user info, path, query or "
+                        + "fragment)")) {
+            checks.requirePort(path, endpoint);
         }
     }
 }

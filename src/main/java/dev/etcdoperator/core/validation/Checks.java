@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.ResourceName;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.api.v1beta2.StorageType;
@@ -11,7 +12,9 @@ import dev.etcdoperator.api.v1beta2.StorageType;
 /** Collects field errors; the checks shared by the three kinds. */
 final class Checks {
     private static final Pattern S3_PATH = Pattern.compile(S3Source.PATH_PATTERN);
+    private static final Pattern S3_ENDPOINT = Pattern.compile(InputRules.S3_ENDPOINT);
     private static final Pattern NAME = Pattern.compile(ResourceName.PATTERN);
+    private static final Pattern PORT = Pattern.compile(":([0-9]{1,5})/?$");
 
     private final List<FieldError> errors = new ArrayList<>();
 
@@ -26,8 +29,8 @@ final class Checks {
     void requireName(String path, String value) {
         if (blank(value)) {
             fail(path, "Required value");
-        } else if (value.length() > 63 || !NAME.matcher(value).matches()) {
-            fail(path, "must be a DNS-1123 label (lower case letters, digits and '-'), got '" + value + "'");
+        } else if (value.length() > InputRules.NAME_MAX_LENGTH || !NAME.matcher(value).matches()) {
+            fail(path, "must be a DNS-1123 label (at most 63 lower case letters, digits and '-'), got " + quote(value));
         }
     }
 
@@ -35,6 +38,66 @@ final class Checks {
         if (value != null && value.longValue() < 0) {
             fail(path, "must be 0 or more, got " + value);
         }
+    }
+
+    /** 0 to {@code max}, when set. */
+    void requireRange(String path, Number value, long max) {
+        if (value == null) {
+            return;
+        }
+        if (value.longValue() < 0) {
+            fail(path, "must be 0 or more, got " + value);
+        } else if (value.longValue() > max) {
+            fail(path, "must be at most " + max + ", got " + value);
+        }
+    }
+
+    /**
+     * A set value must be at most {@code maxLength} long (checked first, so that no long value reaches the
+     * pattern) and match {@code pattern}; the refusal quotes the value with its control characters escaped.
+     */
+    boolean requireFormat(String path, String value, Pattern pattern, long maxLength, String what) {
+        if (value == null) {
+            return true;
+        }
+        if (value.length() > maxLength) {
+            fail(path, "must be at most " + maxLength + " characters, got " + value.length());
+            return false;
+        }
+        if (!pattern.matcher(value).matches()) {
+            fail(path, "must be " + what + ", got " + quote(value));
+            return false;
+        }
+        return true;
+    }
+
+    /** A port in a URL that matched a pattern allowing up to 5 digits: 1 to 65535. */
+    void requirePort(String path, String url) {
+        var m = PORT.matcher(url);
+        if (m.find()) {
+            int port = Integer.parseInt(m.group(1));
+            if (port < 1 || port > 65535) {
+                fail(path, "port must be 1 to 65535, got " + port);
+            }
+        }
+    }
+
+    /** A value as a message may show it: quoted, control characters escaped, cut after 80 characters. */
+    static String quote(String value) {
+        StringBuilder out = new StringBuilder("'");
+        int shown = Math.min(value.length(), 80);
+        for (int i = 0; i < shown; i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        if (value.length() > shown) {
+            out.append("...");
+        }
+        return out.append('\'').toString();
     }
 
     /** storageType and its source: known type, supported type, and the S3 fields. */
@@ -58,16 +121,21 @@ final class Checks {
         }
         if (blank(s3.getPath())) {
             fail(s3Path + ".path", "Required value");
-        } else if (!S3_PATH.matcher(s3.getPath()).matches()) {
-            fail(s3Path + ".path", "must be <bucket>/<key>, got '" + s3.getPath() + "'");
+        } else {
+            requireFormat(s3Path + ".path", s3.getPath(), S3_PATH, InputRules.S3_PATH_MAX_LENGTH,
+                    "<bucket>/<key>: an S3 bucket name, then key segments of letters, digits and . _ - = : , "
+                            + "joined by single slashes, none of them . or ..");
         }
         if (blank(s3.getAwsSecret())) {
             fail(s3Path + ".awsSecret", "Required value");
         } else {
             requireName(s3Path + ".awsSecret", s3.getAwsSecret());
         }
-        if (!blank(s3.getEndpoint()) && !s3.getEndpoint().matches("^https?://.+")) {
-            fail(s3Path + ".endpoint", "must be an http:// or https:// URL, got '" + s3.getEndpoint() + "'");
+        if (s3.getEndpoint() != null && !s3.getEndpoint().isEmpty()
+                && requireFormat(s3Path + ".endpoint", s3.getEndpoint(), S3_ENDPOINT, InputRules.S3_ENDPOINT_MAX_LENGTH,
+                        "an http:// or https:// URL of a host and an optional port, without user info, path, query "
+                                + "or fragment")) {
+            requirePort(s3Path + ".endpoint", s3.getEndpoint());
         }
     }
 

@@ -1,8 +1,14 @@
 package dev.etcdoperator.core.validation;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.MemberSecret;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.SemVer;
@@ -10,15 +16,67 @@ import dev.etcdoperator.api.v1beta2.StaticTls;
 
 /**
  * The operator's own check of an EtcdCluster spec: the rules the CRD schema states, again, because schema
- * validation can be bypassed or absent.
+ * validation can be bypassed or absent; and the rules only the operator can check (the cluster's name, the
+ * etcdEnv names, the claim's storage class), through {@link #validate(String, EtcdClusterSpec, PodInputs)}.
  */
 public final class ClusterSpecValidator {
     public static final int MIN_SIZE = 1;
     public static final int MAX_SIZE = 7;
+    /**
+     * The longest cluster name: member pods are named {@code <cluster>-<10 characters>}, which must stay a DNS
+     * label (a pod's hostname), at most 63 characters.
+     */
+    public static final int MAX_NAME_LENGTH = 52;
+    /**
+     * Environment variables etcd reads as the flags the operator sets on its command line: one in etcdEnv would
+     * clash with the flag (etcd refuses to start) or change what the operator relies on.
+     */
+    public static final Set<String> RESERVED_ENV = Set.of("ETCD_DATA_DIR", "ETCD_NAME",
+            "ETCD_INITIAL_ADVERTISE_PEER_URLS", "ETCD_LISTEN_PEER_URLS", "ETCD_LISTEN_CLIENT_URLS",
+            "ETCD_ADVERTISE_CLIENT_URLS", "ETCD_INITIAL_CLUSTER", "ETCD_INITIAL_CLUSTER_STATE",
+            "ETCD_INITIAL_CLUSTER_TOKEN", "ETCD_LOGGER", "ETCD_PEER_CLIENT_CERT_AUTH", "ETCD_PEER_TRUSTED_CA_FILE",
+            "ETCD_PEER_CERT_FILE", "ETCD_PEER_KEY_FILE", "ETCD_CLIENT_CERT_AUTH", "ETCD_TRUSTED_CA_FILE",
+            "ETCD_CERT_FILE", "ETCD_KEY_FILE");
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
+    private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
+    private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);
+    private static final Pattern REPOSITORY = Pattern.compile(InputRules.IMAGE_REPOSITORY);
+    private static final Pattern IMAGE = Pattern.compile(InputRules.IMAGE);
+    private static final Pattern LABEL_VALUE = Pattern.compile(InputRules.LABEL_VALUE);
+    private static final Pattern QUALIFIED_NAME = Pattern.compile(InputRules.QUALIFIED_NAME);
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(InputRules.DNS_SUBDOMAIN);
+    private static final Pattern ENV_NAME = Pattern.compile(InputRules.ENV_NAME);
 
+    /**
+     * What the pod policy holds in Kubernetes model types, which the pure core does not read itself.
+     *
+     * @param etcdEnvNames     the names in {@code spec.pod.etcdEnv}, in order
+     * @param storageClassName {@code spec.pod.persistentVolumeClaimSpec.storageClassName}, or null
+     */
+    public record PodInputs(List<String> etcdEnvNames, String storageClassName) {
+        public static final PodInputs NONE = new PodInputs(List.of(), null);
+
+        public PodInputs {
+            etcdEnvNames = etcdEnvNames == null ? List.of() : List.copyOf(etcdEnvNames);
+        }
+    }
+
+    /** The spec's own rules: what the CRD schema states. */
     public Validation validate(EtcdClusterSpec spec) {
+        return validate(null, spec, PodInputs.NONE);
+    }
+
+    /**
+     * The spec's rules, the cluster's name (which becomes Service, pod and DNS names, and etcd's --name) when
+     * given, and the pod policy's model-typed fields.
+     */
+    public Validation validate(String name, EtcdClusterSpec spec, PodInputs inputs) {
         Checks checks = new Checks();
+        if (name != null && (name.length() > MAX_NAME_LENGTH || !CLUSTER_NAME.matcher(name).matches())) {
+            checks.fail("metadata.name", "must be a DNS-1035 label of at most " + MAX_NAME_LENGTH
+                    + " characters (a lower case letter, then lower case letters, digits and '-'): member pods are "
+                    + "named <cluster>-<10 characters>, got " + Checks.quote(name));
+        }
         if (spec == null) {
             checks.fail("spec", "Required value");
             return checks.result();
@@ -28,18 +86,21 @@ public final class ClusterSpecValidator {
         } else if (spec.getSize() < MIN_SIZE || spec.getSize() > MAX_SIZE) {
             checks.fail("spec.size", "must be between " + MIN_SIZE + " and " + MAX_SIZE + ", got " + spec.getSize());
         }
-        if (spec.getVersion() != null && !SEMVER.matcher(spec.getVersion()).matches()) {
-            checks.fail("spec.version", "must be a semantic version such as 3.5.17, got '" + spec.getVersion() + "'");
-        }
+        checks.requireFormat("spec.version", spec.getVersion(), SEMVER, InputRules.VERSION_MAX_LENGTH,
+                "a semantic version such as 3.5.17");
         if (spec.getRepository() != null && spec.getRepository().isBlank()) {
             checks.fail("spec.repository", "must not be blank");
+        } else {
+            checks.requireFormat("spec.repository", spec.getRepository(), REPOSITORY,
+                    InputRules.IMAGE_REPOSITORY_MAX_LENGTH,
+                    "an image repository without tag or digest, such as quay.io/coreos/etcd");
         }
-        pod(checks, spec.getPod());
+        pod(checks, spec.getPod(), inputs == null ? PodInputs.NONE : inputs);
         tls(checks, spec.getTls() == null ? null : spec.getTls().getStaticTls());
         return checks.result();
     }
 
-    private void pod(Checks checks, PodPolicy pod) {
+    private void pod(Checks checks, PodPolicy pod, PodInputs inputs) {
         if (pod == null) {
             return;
         }
@@ -50,12 +111,74 @@ public final class ClusterSpecValidator {
                     .forEach(key -> checks.fail("spec.pod.labels",
                             "label '" + key + "' is reserved for the operator ('app' and 'etcd_*')"));
         }
-        checks.requireNonNegative("spec.pod.DNSTimeoutInSecond", pod.getDnsTimeoutInSecond());
+        labels(checks, "spec.pod.labels", pod.getLabels(), true);
+        labels(checks, "spec.pod.nodeSelector", pod.getNodeSelector(), true);
+        labels(checks, "spec.pod.annotations", pod.getAnnotations(), false);
+        if (pod.getAnnotations() != null) {
+            long bytes = pod.getAnnotations().entrySet().stream().mapToLong(e -> utf8(e.getKey()) + utf8(e.getValue()))
+                    .sum();
+            if (bytes > InputRules.ANNOTATIONS_MAX_BYTES) {
+                checks.fail("spec.pod.annotations", "must be at most " + InputRules.ANNOTATIONS_MAX_BYTES
+                        + " bytes in all, got " + bytes);
+            }
+        }
+        checks.requireFormat("spec.pod.busyboxImage", pod.getBusyboxImage(), IMAGE, InputRules.IMAGE_MAX_LENGTH,
+                "an image reference (repository, optional :tag, optional @sha256:digest), such as busybox:1.36");
+        checks.requireFormat("spec.pod.ClusterDomain", pod.getClusterDomain(), CLUSTER_DOMAIN,
+                InputRules.CLUSTER_DOMAIN_MAX_LENGTH,
+                "DNS labels (lower case letters, digits and '-') joined by dots, such as .cluster.local");
+        checks.requireRange("spec.pod.DNSTimeoutInSecond", pod.getDnsTimeoutInSecond(),
+                InputRules.MAX_DNS_TIMEOUT_SECONDS);
         String retention = pod.getPersistentVolumeClaimRetention();
         if (retention != null && !retention.equals("Delete") && !retention.equals("Retain")) {
             checks.fail("spec.pod.persistentVolumeClaimRetention",
                     "Unsupported value: \"" + retention + "\": supported values: \"Delete\", \"Retain\"");
         }
+        List<String> env = inputs.etcdEnvNames();
+        if (env.size() > InputRules.MAX_ENTRIES) {
+            checks.fail("spec.pod.etcdEnv", "must have at most " + InputRules.MAX_ENTRIES + " items, got " + env.size());
+        } else {
+            for (int i = 0; i < env.size(); i++) {
+                String path = "spec.pod.etcdEnv[" + i + "].name";
+                String envName = env.get(i);
+                if (checks.blank(envName)) {
+                    checks.fail(path, "Required value");
+                } else if (checks.requireFormat(path, envName, ENV_NAME, InputRules.ENV_NAME_MAX_LENGTH,
+                        "an environment variable name (letters, digits, '_', '-', '.'; not starting with a digit)")
+                        && RESERVED_ENV.contains(envName)) {
+                    checks.fail(path, envName + " is set by the operator on etcd's command line; it cannot be "
+                            + "changed through etcdEnv");
+                }
+            }
+        }
+        checks.requireFormat("spec.pod.persistentVolumeClaimSpec.storageClassName", inputs.storageClassName(),
+                DNS_SUBDOMAIN, InputRules.DNS_SUBDOMAIN_MAX_LENGTH, "a DNS subdomain (a storage class name)");
+    }
+
+    /** Keys are qualified names; with {@code labelValues}, values are label values. */
+    private void labels(Checks checks, String path, Map<String, String> map, boolean labelValues) {
+        if (map == null) {
+            return;
+        }
+        if (map.size() > InputRules.MAX_ENTRIES) {
+            checks.fail(path, "must have at most " + InputRules.MAX_ENTRIES + " entries, got " + map.size());
+            return;
+        }
+        for (Map.Entry<String, String> e : new TreeMap<>(map).entrySet()) {
+            if (!checks.requireFormat(path, e.getKey(), QUALIFIED_NAME, InputRules.DNS_SUBDOMAIN_MAX_LENGTH + 64,
+                    "keys of the form [prefix/]name (name: at most 63 letters, digits, '-', '_', '.')")) {
+                continue;
+            }
+            if (labelValues) {
+                checks.requireFormat(path + "." + e.getKey(), e.getValue() == null ? "" : e.getValue(), LABEL_VALUE,
+                        InputRules.LABEL_VALUE_MAX_LENGTH,
+                        "a label value (at most 63 letters, digits, '-', '_', '.', starting and ending alphanumeric)");
+            }
+        }
+    }
+
+    private static long utf8(String s) {
+        return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private void tls(Checks checks, StaticTls tls) {

@@ -78,4 +78,19 @@ class BackupScheduleTest {
         assertThat(BackupSchedule.decide(tenSeconds, new History(T0, T0.plusSeconds(10), 6), T0.plusSeconds(11)))
                 .isEqualTo(new Wait(T0.plusSeconds(20)));
     }
+
+    /** Numbers beyond the API's maxima (which the validators refuse) still never overflow into an exception. */
+    @Test
+    void huge_intervals_and_failure_counts_never_throw() {
+        for (Duration interval : new Duration[] { Duration.ofSeconds(31_622_400), Duration.ofSeconds(Long.MAX_VALUE / 1000),
+                Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(Long.MAX_VALUE, 999_999_999) }) {
+            assertThat(BackupSchedule.decide(interval, new History(T0, T0, 0), T0.plusSeconds(60)))
+                    .as("%s after a success", interval).isInstanceOf(Wait.class);
+            assertThat(BackupSchedule.decide(interval, new History(T0.minusSeconds(10), T0, Integer.MAX_VALUE),
+                    T0.plusSeconds(600))).as("%s after failures", interval).isInstanceOf(Due.class);
+            assertThat(BackupSchedule.decide(interval, History.none(), Instant.MAX)).isEqualTo(new Due(Instant.MAX, 0));
+        }
+        assertThat(BackupSchedule.decide(Duration.ofMillis(1), new History(Instant.MIN, Instant.MIN, 0), Instant.MAX))
+                .isInstanceOf(Due.class);
+    }
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 class RestorePlannerTest {
     static final String ME = "restore-1";
     static final String TEMPLATE_UID = "uid-template";
+    static final String CREATED_UID = "uid-new";
 
     static ClusterSeen template() {
         return new ClusterSeen(true, TEMPLATE_UID, null, null, false, 3, 3, 3, 3, true, null);
@@ -19,74 +20,88 @@ class RestorePlannerTest {
 
     @Test
     void a_new_restore_runs_the_preflight_first() {
-        assertThat(next(ME, null, null, template())).isInstanceOf(RestoreAction.RunPreflight.class);
-        assertThat(next(ME, null, null, ClusterSeen.absent(0))).isInstanceOf(RestoreAction.RunPreflight.class);
+        assertThat(next(ME, null, null, null, template())).isInstanceOf(RestoreAction.RunPreflight.class);
+        assertThat(next(ME, null, null, null, ClusterSeen.absent(0))).isInstanceOf(RestoreAction.RunPreflight.class);
     }
 
     @Test
     void a_template_held_by_another_restore_is_refused_without_change() {
         ClusterSeen held = new ClusterSeen(true, TEMPLATE_UID, null, "other", false, 3, 3, 3, 3, true, null);
-        assertThat(next(ME, null, null, held)).isInstanceOfSatisfying(RestoreAction.Fail.class,
+        assertThat(next(ME, null, null, null, held)).isInstanceOfSatisfying(RestoreAction.Fail.class,
                 f -> assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_OTHER_RESTORE));
         ClusterSeen mine = new ClusterSeen(true, TEMPLATE_UID, null, ME, false, 3, 3, 3, 3, true, null);
-        assertThat(next(ME, RestorePhase.Preflight, null, mine)).isInstanceOf(RestoreAction.RunPreflight.class);
+        assertThat(next(ME, RestorePhase.Preflight, null, null, mine)).isInstanceOf(RestoreAction.RunPreflight.class);
     }
 
     @Test
     void only_the_recorded_template_is_deleted() {
-        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, template())).isInstanceOf(RestoreAction.DeleteTemplate.class);
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, template())).isInstanceOf(RestoreAction.DeleteTemplate.class);
         ClusterSeen stranger = new ClusterSeen(true, "uid-stranger", null, null, false, 1, 1, 1, 1, true, null);
-        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, stranger)).isInstanceOfSatisfying(RestoreAction.Fail.class,
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, stranger)).isInstanceOfSatisfying(RestoreAction.Fail.class,
                 f -> assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_CLUSTER_REPLACED));
     }
 
     @Test
     void a_template_being_deleted_is_waited_for_and_so_are_its_pods() {
         ClusterSeen going = new ClusterSeen(true, TEMPLATE_UID, null, ME, true, 3, 3, 3, 3, true, null);
-        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, going)).isInstanceOf(RestoreAction.Wait.class);
-        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, ClusterSeen.absent(2))).isInstanceOf(RestoreAction.Wait.class);
-        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, ClusterSeen.absent(0))).isInstanceOf(RestoreAction.CreateCluster.class);
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, going)).isInstanceOf(RestoreAction.Wait.class);
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, ClusterSeen.absent(2))).isInstanceOf(RestoreAction.Wait.class);
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, ClusterSeen.absent(0))).isInstanceOf(RestoreAction.CreateCluster.class);
     }
 
     @Test
     void a_restart_after_the_cluster_was_created_moves_on_to_restoring() {
-        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, restored(0, 0, false, null)))
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, restored(0, 0, false, null)))
                 .isEqualTo(new RestoreAction.Advance(RestorePhase.Restoring, "the restored cluster exists"));
     }
 
     @Test
     void restoring_waits_for_a_healthy_seed_then_grows() {
-        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, restored(0, 0, false, null))).isInstanceOf(RestoreAction.Wait.class);
-        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, restored(1, 1, false, null)))
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, restored(0, 0, false, null))).isInstanceOf(RestoreAction.Wait.class);
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, restored(1, 1, false, null)))
                 .isInstanceOfSatisfying(RestoreAction.Advance.class, a -> assertThat(a.to()).isEqualTo(RestorePhase.Growing));
     }
 
     @Test
     void a_failed_seed_fails_the_restore() {
-        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, restored(0, 0, false, "container fetch-snapshot exited with 1")))
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, restored(0, 0, false, "container fetch-snapshot exited with 1")))
                 .isInstanceOfSatisfying(RestoreAction.Fail.class, f -> assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_SEED_FAILED));
     }
 
     @Test
     void growing_is_done_only_when_available_at_full_size() {
-        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, restored(2, 2, true, null))).isInstanceOf(RestoreAction.Wait.class);
-        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, restored(3, 2, true, null))).isInstanceOf(RestoreAction.Wait.class);
-        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, restored(3, 3, false, null))).isInstanceOf(RestoreAction.Wait.class);
-        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, restored(3, 3, true, null)))
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(2, 2, true, null))).isInstanceOf(RestoreAction.Wait.class);
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(3, 2, true, null))).isInstanceOf(RestoreAction.Wait.class);
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(3, 3, false, null))).isInstanceOf(RestoreAction.Wait.class);
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(3, 3, true, null)))
                 .isInstanceOfSatisfying(RestoreAction.Advance.class, a -> assertThat(a.to()).isEqualTo(RestorePhase.Done));
     }
 
     @Test
     void a_restored_cluster_deleted_or_replaced_meanwhile_fails_the_restore() {
         for (RestorePhase phase : new RestorePhase[] {RestorePhase.Restoring, RestorePhase.Growing}) {
-            assertThat(next(ME, phase, TEMPLATE_UID, ClusterSeen.absent(0))).isInstanceOf(RestoreAction.Fail.class);
-            assertThat(next(ME, phase, TEMPLATE_UID, template())).isInstanceOf(RestoreAction.Fail.class);
+            assertThat(next(ME, phase, TEMPLATE_UID, CREATED_UID, ClusterSeen.absent(0))).isInstanceOf(RestoreAction.Fail.class);
+            assertThat(next(ME, phase, TEMPLATE_UID, CREATED_UID, template())).isInstanceOf(RestoreAction.Fail.class);
         }
     }
 
     @Test
     void a_finished_restore_does_nothing_more() {
-        assertThat(next(ME, RestorePhase.Done, TEMPLATE_UID, restored(3, 3, true, null))).isInstanceOf(RestoreAction.Nothing.class);
-        assertThat(next(ME, RestorePhase.Failed, TEMPLATE_UID, template())).isInstanceOf(RestoreAction.Nothing.class);
+        assertThat(next(ME, RestorePhase.Done, TEMPLATE_UID, CREATED_UID, restored(3, 3, true, null))).isInstanceOf(RestoreAction.Nothing.class);
+        assertThat(next(ME, RestorePhase.Failed, TEMPLATE_UID, CREATED_UID, template())).isInstanceOf(RestoreAction.Nothing.class);
+    }
+
+    @Test
+    void a_cluster_carrying_this_restores_annotation_is_its_own_only_by_the_recorded_uid() {
+        ClusterSeen forged = new ClusterSeen(true, "uid-forged", ME, null, false, 0, 0, 0, 3, false, null);
+        // not recorded yet (an operator restart right after the create, or a copy): create again, which takes the
+        // existing cluster only when it is exactly what this restore creates
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, null, forged)).isInstanceOf(RestoreAction.CreateCluster.class);
+        // recorded: another uid is another cluster
+        for (RestorePhase phase : new RestorePhase[] { RestorePhase.Deleting, RestorePhase.Restoring, RestorePhase.Growing }) {
+            assertThat(next(ME, phase, TEMPLATE_UID, CREATED_UID, forged)).as("%s", phase)
+                    .isInstanceOfSatisfying(RestoreAction.Fail.class,
+                            f -> assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_CLUSTER_REPLACED));
+        }
     }
 }

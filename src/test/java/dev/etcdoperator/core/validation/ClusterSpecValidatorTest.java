@@ -2,9 +2,17 @@ package dev.etcdoperator.core.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Map;
+
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.MemberSecret;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
+import dev.etcdoperator.api.v1beta2.StaticTls;
+import dev.etcdoperator.api.v1beta2.TlsPolicy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ClusterSpecValidatorTest {
     private final ClusterSpecValidator validator = new ClusterSpecValidator();
@@ -37,5 +45,178 @@ class ClusterSpecValidatorTest {
         spec.getPod().setLabels(java.util.Map.of("app", "x", "etcd_node", "y"));
         assertThat(validator.validate(spec).errors()).extracting(FieldError::path).containsExactly("spec.size",
                 "spec.version", "spec.pod.labels", "spec.pod.labels", "spec.pod.persistentVolumeClaimRetention");
+    }
+
+    /** Shell metacharacters, newlines, flags, URL characters, traversal, case and length. */
+    private static final List<String> HOSTILE_DOMAINS = List.of("cluster.local; touch /tmp/pwned", "$(id).local",
+            "`id`.local", "cluster.local\nid", "cluster.local && id", "a b", "-x", "--x.local", "../etc",
+            "cluster.local/", "evil.example?x", "evil.example#", "user@evil.example", "cluster.local:80",
+            "Cluster.Local", "cluster..local", "cluster.local.", "-a.local", "a-.local", "'x'", "\"x\"", "x|y",
+            "x>y", "x\ty", "a".repeat(64) + ".local", ".a" + ".aaaaaaaa".repeat(16));
+
+    @Test
+    void aClusterDomainIsDnsLabelsJoinedByDots() {
+        for (String good : List.of("", "cluster.local", ".cluster.local", "example.com", "a", "k8s-1.example.org")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.getPod().setClusterDomain(good);
+            assertThat(validator.validate(spec).valid()).as("'%s' is valid", good).isTrue();
+        }
+        for (String hostile : HOSTILE_DOMAINS) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.getPod().setClusterDomain(hostile);
+            assertThat(validator.validate(spec).errors()).as("'%s' is refused", hostile)
+                    .extracting(FieldError::path).containsExactly("spec.pod.ClusterDomain");
+        }
+    }
+
+    @Test
+    void aRefusalQuotesTheValueWithItsControlCharactersEscapedAndCut() {
+        EtcdClusterSpec spec = spec(3, null);
+        spec.getPod().setClusterDomain("cluster.local\nid");
+        assertThat(validator.validate(spec).message()).contains("'cluster.local\\u000aid'").doesNotContain("\n");
+        spec.getPod().setClusterDomain("x".repeat(200));
+        assertThat(validator.validate(spec).message()).contains("at most 128 characters, got 200");
+    }
+
+    @Test
+    void imageNamesAreRepositoriesAndReferencesWithoutShellOrFlags() {
+        for (String good : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd", "localhost:5000/etcd",
+                "registry.k8s.io/etcd", "etcd", "registry.example/team__x/etcd_copy-2")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setRepository(good);
+            assertThat(validator.validate(spec).valid()).as("repository '%s'", good).isTrue();
+        }
+        for (String hostile : List.of("quay.io/coreos/etcd:v3.5.17", "quay.io/coreos/etcd@sha256:" + "a".repeat(64),
+                "-v", "quay.io/../etcd", "quay.io/coreos/etcd;id", "quay.io/coreos/etcd $(id)", "quay.io/etcd\n",
+                "Quay.io/Coreos/etcd", "quay.io//etcd", "quay.io/etcd/", "https://quay.io/etcd", "a".repeat(256))) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setRepository(hostile);
+            assertThat(validator.validate(spec).errors()).as("repository '%s'", hostile)
+                    .extracting(FieldError::path).containsExactly("spec.repository");
+        }
+        for (String good : List.of("busybox", "busybox:1.36", "docker.io/library/busybox:1.36",
+                "localhost:5000/busybox:1.36-musl", "busybox@sha256:" + "0".repeat(64),
+                "busybox:1.36@sha256:" + "0".repeat(64))) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.getPod().setBusyboxImage(good);
+            assertThat(validator.validate(spec).valid()).as("busyboxImage '%s'", good).isTrue();
+        }
+        for (String hostile : List.of("busybox;id", "busybox $(id)", "-it", "--privileged", "busybox\nid",
+                "busybox:1.36 sh", "busybox:-x", "busybox@sha256:xyz", "busybox:" + "1".repeat(129), "", " ",
+                "busybox|id")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.getPod().setBusyboxImage(hostile);
+            assertThat(validator.validate(spec).errors()).as("busyboxImage '%s'", hostile)
+                    .extracting(FieldError::path).containsExactly("spec.pod.busyboxImage");
+        }
+    }
+
+    @Test
+    void aVersionIsSemverOfBoundedLength() {
+        for (String hostile : List.of("3.5.17\n", "3.5.17;id", "3.5.17 --x", "-3.5.17", "3.5.17-" + "a".repeat(70),
+                "3.5.17+$(id)", "3.5.17/../x")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setVersion(hostile);
+            assertThat(validator.validate(spec).errors()).as("version '%s'", hostile)
+                    .extracting(FieldError::path).containsExactly("spec.version");
+        }
+    }
+
+    @Test
+    void labelsNodeSelectorsAndAnnotationsHaveKubernetesKeysAndValues() {
+        EtcdClusterSpec ok = spec(3, null);
+        ok.getPod().setLabels(Map.of("team", "storage", "example.com/tier", "gold_1.x", "empty", ""));
+        ok.getPod().setNodeSelector(Map.of("kubernetes.io/os", "linux"));
+        ok.getPod().setAnnotations(Map.of("example.com/note", "anything; even $(this)\nand newlines"));
+        assertThat(validator.validate(ok).valid()).isTrue();
+
+        for (String hostile : List.of("a;b", "$(id)", "x\ny", "-x", "x-", "a b", "a/b", "a".repeat(64))) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.getPod().setLabels(Map.of("team", hostile));
+            spec.getPod().setNodeSelector(Map.of("disk", hostile));
+            assertThat(validator.validate(spec).errors()).as("value '%s'", hostile).extracting(FieldError::path)
+                    .containsExactly("spec.pod.labels.team", "spec.pod.nodeSelector.disk");
+        }
+        for (String hostile : List.of("a;b", "-x", "x\n", "a/b/c", "/x", "Example.com/x", "a b", "", "x".repeat(64))) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.getPod().setLabels(Map.of(hostile, "v"));
+            spec.getPod().setAnnotations(Map.of(hostile, "v"));
+            assertThat(validator.validate(spec).errors()).as("key '%s'", hostile).extracting(FieldError::path)
+                    .containsExactly("spec.pod.labels", "spec.pod.annotations");
+        }
+        EtcdClusterSpec many = spec(3, null);
+        Map<String, String> labels = new java.util.HashMap<>();
+        for (int i = 0; i < 65; i++) {
+            labels.put("l" + i, "v");
+        }
+        many.getPod().setLabels(labels);
+        many.getPod().setAnnotations(Map.of("big", "x".repeat(256 * 1024)));
+        assertThat(validator.validate(many).errors()).extracting(FieldError::path)
+                .containsExactly("spec.pod.labels", "spec.pod.annotations");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = { 86_401, Integer.MAX_VALUE, Long.MAX_VALUE / 10 + 1, Long.MAX_VALUE, -1, Long.MIN_VALUE })
+    void theDnsTimeoutIsAtMostADay(long seconds) {
+        EtcdClusterSpec spec = spec(3, null);
+        spec.getPod().setDnsTimeoutInSecond(seconds);
+        assertThat(validator.validate(spec).errors()).extracting(FieldError::path)
+                .containsExactly("spec.pod.DNSTimeoutInSecond");
+        spec.getPod().setDnsTimeoutInSecond(86_400L);
+        assertThat(validator.validate(spec).valid()).isTrue();
+    }
+
+    @Test
+    void secretNamesAreDnsLabels() {
+        for (String hostile : List.of("../x", "x/y", "a b", "-x", "X", "x\n", "x".repeat(64))) {
+            EtcdClusterSpec spec = spec(3, null);
+            MemberSecret member = new MemberSecret();
+            member.setPeerSecret(hostile);
+            member.setServerSecret(hostile);
+            StaticTls tls = new StaticTls();
+            tls.setMember(member);
+            tls.setOperatorSecret(hostile);
+            spec.setTls(new TlsPolicy());
+            spec.getTls().setStaticTls(tls);
+            assertThat(validator.validate(spec).errors()).as("'%s'", hostile).extracting(FieldError::path)
+                    .containsExactlyInAnyOrder("spec.TLS.static.operatorSecret", "spec.TLS.static.member.peerSecret",
+                            "spec.TLS.static.member.serverSecret");
+        }
+    }
+
+    @Test
+    void theClusterNameMustLeaveRoomForMemberNamesAndBeALabel() {
+        EtcdClusterSpec spec = spec(3, null);
+        assertThat(validator.validate("example", spec, ClusterSpecValidator.PodInputs.NONE).valid()).isTrue();
+        assertThat(validator.validate("a".repeat(52), spec, ClusterSpecValidator.PodInputs.NONE).valid()).isTrue();
+        for (String hostile : List.of("a".repeat(53), "a.b", "1abc", "-a", "a-", "A", "a_b")) {
+            assertThat(validator.validate(hostile, spec, ClusterSpecValidator.PodInputs.NONE).errors())
+                    .as("'%s'", hostile).extracting(FieldError::path).containsExactly("metadata.name");
+        }
+    }
+
+    @Test
+    void etcdEnvCannotSetWhatTheOperatorSetsNorBeAStrangeName() {
+        EtcdClusterSpec spec = spec(3, null);
+        assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(
+                List.of("ETCD_QUOTA_BACKEND_BYTES", "GOMAXPROCS", "my.var-x"), null)).valid()).isTrue();
+        for (String hostile : List.of("ETCD_NAME", "ETCD_INITIAL_CLUSTER", "ETCD_DATA_DIR", "ETCD_LISTEN_CLIENT_URLS",
+                "ETCD_INITIAL_CLUSTER_STATE", "ETCD_PEER_TRUSTED_CA_FILE", "1BAD", "A=B", "A B", "A;id", "A\nB", "")) {
+            assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(List.of(hostile), null))
+                    .errors()).as("'%s'", hostile).extracting(FieldError::path)
+                    .containsExactly("spec.pod.etcdEnv[0].name");
+        }
+    }
+
+    @Test
+    void theStorageClassIsADnsSubdomain() {
+        EtcdClusterSpec spec = spec(3, null);
+        assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(List.of(), "gp3.encrypted"))
+                .valid()).isTrue();
+        for (String hostile : List.of("fast;id", "Fast", "../x", "a b", "-x", "x".repeat(254))) {
+            assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(List.of(), hostile))
+                    .errors()).as("'%s'", hostile).extracting(FieldError::path)
+                    .containsExactly("spec.pod.persistentVolumeClaimSpec.storageClassName");
+        }
     }
 }

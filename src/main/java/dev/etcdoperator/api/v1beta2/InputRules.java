@@ -1,0 +1,96 @@
+package dev.etcdoperator.api.v1beta2;
+
+/**
+ * The formats and bounds of every user string and number that reaches a command line, a URL, a file path, an
+ * image name or an S3 key. The CRD schema states them (through the generator annotations) and the operator's
+ * validators check them again, from these same constants. Every pattern is anchored and linear (no nested
+ * repetition that can backtrack), and written so that Go's regexp (the API server's) and Java's read it alike.
+ */
+public final class InputRules {
+
+    /** An RFC 1123 label: lower case letters, digits and '-', starting and ending with a letter or digit. */
+    private static final String LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+    /**
+     * {@code spec.pod.ClusterDomain}: empty, or DNS labels joined by dots with an optional leading dot (for
+     * example {@code .cluster.local}). No spaces, no shell or URL characters, no trailing dot.
+     */
+    public static final String CLUSTER_DOMAIN = "^(\\.?" + LABEL + "(\\." + LABEL + ")*)?$";
+    public static final long CLUSTER_DOMAIN_MAX_LENGTH = 128;
+
+    /** A registry host (letters, digits, '.', '-'), with an optional port. */
+    private static final String REGISTRY = "[a-zA-Z0-9]([-a-zA-Z0-9.]{0,252}[a-zA-Z0-9])?(:[0-9]{1,5})?";
+    /** A path component of an image repository, as the distribution reference grammar has it. */
+    private static final String REPOSITORY_COMPONENT = "[a-z0-9]+(([._]|__|-+)[a-z0-9]+)*";
+
+    /**
+     * {@code spec.repository}: an image repository without tag or digest ({@code quay.io/coreos/etcd},
+     * {@code localhost:5000/etcd}); the operator appends {@code :v<version>}.
+     */
+    public static final String IMAGE_REPOSITORY = "^" + REGISTRY + "(/" + REPOSITORY_COMPONENT + ")*$";
+    public static final long IMAGE_REPOSITORY_MAX_LENGTH = 255;
+
+    /** {@code spec.pod.busyboxImage}: a repository, an optional tag and an optional sha256 digest. */
+    public static final String IMAGE = "^" + REGISTRY + "(/" + REPOSITORY_COMPONENT + ")*"
+            + "(:[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$";
+    public static final long IMAGE_MAX_LENGTH = 512;
+
+    /** {@code spec.version}: semver, at most this long. */
+    public static final long VERSION_MAX_LENGTH = 64;
+
+    /** A Kubernetes object name the operator uses (Secrets, the EtcdCluster a backup or restore names). */
+    public static final long NAME_MAX_LENGTH = 63;
+
+    /**
+     * An S3 bucket name ({@code [a-z0-9.-]}, 3 to 63), a slash, and a key of path segments joined by single
+     * slashes. A segment is letters, digits and {@code . _ - = : ,}, and is never {@code .} or {@code ..}: no
+     * traversal, no empty segment, no leading or trailing slash, no spaces, no URL or shell characters.
+     */
+    public static final String S3_PATH = "^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/"
+            + "\\.*[A-Za-z0-9_=:,-][A-Za-z0-9._=:,-]*(/\\.*[A-Za-z0-9_=:,-][A-Za-z0-9._=:,-]*)*$";
+    /** Leaves room under S3's 1024-byte key for the periodic suffix and the in-progress suffix. */
+    public static final long S3_PATH_MAX_LENGTH = 900;
+
+    /**
+     * {@code s3.endpoint}: http or https, a host name, an IPv4 or a bracketed IPv6 address, an optional port and
+     * an optional trailing slash; no user info, path, query or fragment.
+     */
+    public static final String S3_ENDPOINT = "^https?://([a-zA-Z0-9]([-a-zA-Z0-9.]{0,251}[a-zA-Z0-9])?|\\[[0-9a-fA-F:.]{2,45}\\])"
+            + "(:[0-9]{1,5})?/?$";
+    public static final long S3_ENDPOINT_MAX_LENGTH = 300;
+
+    /** {@code etcdEndpoints[]}: an etcd client URL (or host:port); the same shape as {@link #S3_ENDPOINT}, scheme optional. */
+    public static final String ETCD_ENDPOINT = "^(https?://)?([a-zA-Z0-9]([-a-zA-Z0-9.]{0,251}[a-zA-Z0-9])?"
+            + "|\\[[0-9a-fA-F:.]{2,45}\\])(:[0-9]{1,5})?/?$";
+    public static final long ETCD_ENDPOINTS_MAX_ITEMS = 32;
+
+    /** {@code spec.pod.DNSTimeoutInSecond}: at most a day. */
+    public static final long MAX_DNS_TIMEOUT_SECONDS = 86_400;
+    /** {@code backupPolicy.timeoutInSecond}: at most a day. */
+    public static final long MAX_BACKUP_TIMEOUT_SECONDS = 86_400;
+    /** {@code backupPolicy.backupIntervalInSecond}: at most a year (366 days). */
+    public static final long MAX_BACKUP_INTERVAL_SECONDS = 31_622_400;
+    /** {@code backupPolicy.maxBackups}. */
+    public static final long MAX_BACKUPS = 10_000;
+
+    /** A label value (also a nodeSelector value): empty, or alphanumerics with '-', '_', '.' inside. */
+    public static final String LABEL_VALUE = "^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$";
+    public static final long LABEL_VALUE_MAX_LENGTH = 63;
+    /** A label or annotation key: an optional DNS subdomain prefix and a slash, then a name of up to 63 characters. */
+    public static final String QUALIFIED_NAME = "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+            + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+    /** A DNS subdomain, as a storage class name must be. */
+    public static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+    public static final long DNS_SUBDOMAIN_MAX_LENGTH = 253;
+    /** An environment variable name, as Kubernetes accepts it. */
+    public static final String ENV_NAME = "^[-._a-zA-Z][-._a-zA-Z0-9]*$";
+    public static final long ENV_NAME_MAX_LENGTH = 256;
+    /** All annotations of a pod together, as Kubernetes limits them (256 KiB). */
+    public static final long ANNOTATIONS_MAX_BYTES = 256 * 1024;
+
+    /** Pod labels, annotations, nodeSelector entries and etcdEnv entries: at most this many each. */
+    public static final long MAX_ENTRIES = 64;
+
+    private InputRules() {
+    }
+}

@@ -1,0 +1,113 @@
+package dev.etcdoperator.core.restore;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Whether an EtcdCluster's {@code restore-snapshot-secret} annotation is honoured: its seed member gets the Secret
+ * (a URL to the backup and its checksum) only when the operator itself made that cluster for a restore. Anyone who
+ * may create an EtcdCluster can write annotations, so the annotation proves nothing by itself; what proves it is
+ * what only the operator writes:
+ * <ul>
+ * <li>the EtcdRestore named by {@code restored-by} exists in the namespace and its <em>status</em> (written only
+ * through the status subresource, by the operator) records the uid of the cluster it created, which must be this
+ * cluster's uid (assigned by the API server, so no one can give a new cluster an old one's uid);</li>
+ * <li>that status names the annotated Secret as the one it created;</li>
+ * <li>the Secret is owned by that EtcdRestore, by uid.</li>
+ * </ul>
+ * While the restore has created the cluster but not yet recorded it (the status is written just after the create),
+ * the seed must wait rather than start empty: that is {@link Pending}.
+ */
+public final class SeedSnapshotClaim {
+    public static final String KIND_RESTORE = "EtcdRestore";
+
+    private SeedSnapshotClaim() {
+    }
+
+    /** An owner reference, as read from the Secret. */
+    public record Owner(String kind, String name, String uid) {
+    }
+
+    /**
+     * What the EtcdRestore named by {@code restored-by} says in its status.
+     *
+     * @param uid                its own uid
+     * @param phase              {@code status.phase}, or null
+     * @param restoredClusterUid {@code status.restoredClusterUid}, or null
+     * @param snapshotSecret     {@code status.snapshotSecret}, or null
+     */
+    public record RestoreFacts(String uid, String phase, String restoredClusterUid, String snapshotSecret) {
+    }
+
+    /**
+     * Everything the decision reads.
+     *
+     * @param clusterUid   the EtcdCluster's uid
+     * @param restoredBy   its {@code restored-by} annotation, or null
+     * @param secret       its {@code restore-snapshot-secret} annotation, or null
+     * @param restore      the EtcdRestore {@code restoredBy} names, or null when there is none
+     * @param secretOwners the Secret's owner references, or null when the Secret does not exist
+     */
+    public record Facts(String clusterUid, String restoredBy, String secret, RestoreFacts restore,
+            List<Owner> secretOwners) {
+    }
+
+    public sealed interface Decision permits NotRestored, Confirmed, Pending, Refused {
+    }
+
+    /** No snapshot annotation: an ordinary cluster. */
+    public record NotRestored() implements Decision {
+    }
+
+    /** The operator made this cluster for a restore: the seed member gets {@code secret}. */
+    public record Confirmed(String secret) implements Decision {
+    }
+
+    /** The restore created a cluster and has not recorded which yet: create no seed member yet. */
+    public record Pending(String message) implements Decision {
+    }
+
+    /** The annotation is not the operator's: nothing is mounted, and the cluster starts empty. */
+    public record Refused(String message) implements Decision {
+    }
+
+    public static Decision decide(Facts f) {
+        if (f.secret() == null || f.secret().isBlank()) {
+            return new NotRestored();
+        }
+        String subject = "the annotation restore-snapshot-secret=" + f.secret() + " is ignored: ";
+        if (f.restoredBy() == null || f.restoredBy().isBlank()) {
+            return new Refused(subject + "the cluster has no restored-by annotation naming the EtcdRestore that "
+                    + "created it");
+        }
+        RestoreFacts r = f.restore();
+        if (r == null) {
+            return new Refused(subject + "EtcdRestore " + f.restoredBy() + " (restored-by) does not exist");
+        }
+        if (r.restoredClusterUid() == null) {
+            if (Objects.equals(r.phase(), RestorePhase.Deleting.name())
+                    || Objects.equals(r.phase(), RestorePhase.Restoring.name())) {
+                return new Pending("waiting for EtcdRestore " + f.restoredBy() + " to record the cluster it created");
+            }
+            return new Refused(subject + "EtcdRestore " + f.restoredBy() + " has not created a cluster");
+        }
+        if (!r.restoredClusterUid().equals(f.clusterUid())) {
+            return new Refused(subject + "EtcdRestore " + f.restoredBy() + " created the cluster with uid "
+                    + r.restoredClusterUid() + ", not this one (uid " + f.clusterUid() + ")");
+        }
+        if (!f.secret().equals(r.snapshotSecret())) {
+            return new Refused(subject + "EtcdRestore " + f.restoredBy() + " created the Secret " + r.snapshotSecret()
+                    + ", not " + f.secret());
+        }
+        if (f.secretOwners() == null) {
+            return new Refused(subject + "the Secret " + f.secret() + " does not exist");
+        }
+        boolean owned = f.secretOwners().stream().anyMatch(o -> KIND_RESTORE.equals(o.kind())
+                && f.restoredBy().equals(o.name()) && r.uid() != null && r.uid().equals(o.uid()));
+        if (!owned) {
+            return new Refused(subject + "the Secret " + f.secret() + " is not owned by EtcdRestore " + f.restoredBy()
+                    + " (uid " + r.uid() + ")");
+        }
+        return new Confirmed(f.secret());
+    }
+}

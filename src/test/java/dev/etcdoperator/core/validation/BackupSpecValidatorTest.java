@@ -1,0 +1,136 @@
+package dev.etcdoperator.core.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Collections;
+import java.util.List;
+
+import dev.etcdoperator.api.v1beta2.BackupPolicy;
+import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
+import dev.etcdoperator.api.v1beta2.EtcdClusterRef;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
+import dev.etcdoperator.api.v1beta2.S3Source;
+import org.junit.jupiter.api.Test;
+
+/** Strings that become S3 keys, URLs and Secret names, and the numbers that become durations, in backups and restores. */
+class BackupSpecValidatorTest {
+    private final BackupSpecValidator backups = new BackupSpecValidator();
+    private final RestoreSpecValidator restores = new RestoreSpecValidator();
+
+    private static EtcdBackupSpec backup() {
+        EtcdBackupSpec spec = new EtcdBackupSpec();
+        spec.setEtcdCluster(new EtcdClusterRef("example"));
+        spec.setStorageType("S3");
+        S3Source s3 = new S3Source();
+        s3.setPath("etcd-backups/example/snapshot.db");
+        s3.setAwsSecret("aws");
+        spec.setS3(s3);
+        return spec;
+    }
+
+    private static EtcdRestoreSpec restore(S3Source s3) {
+        EtcdRestoreSpec spec = new EtcdRestoreSpec();
+        spec.setEtcdCluster(new EtcdClusterRef("example"));
+        spec.setBackupStorageType("S3");
+        spec.setS3(s3);
+        return spec;
+    }
+
+    private List<String> paths(EtcdBackupSpec spec) {
+        return backups.validate(spec).errors().stream().map(FieldError::path).toList();
+    }
+
+    @Test
+    void anS3PathIsABucketAndPlainKeySegments() {
+        for (String good : List.of("etcd-backups/example/snapshot.db", "my.bucket/a/b_c=d:e,f-g",
+                "etcd-backups/example/.hidden", "abc/x", "etcd-backups/2024-01-01T00:00:00", "etcd-backups/a..b")) {
+            EtcdBackupSpec spec = backup();
+            spec.getS3().setPath(good);
+            assertThat(paths(spec)).as("'%s'", good).isEmpty();
+        }
+        for (String hostile : List.of("etcd-backups/../other/key", "etcd-backups/example/../../x", "etcd-backups/./x",
+                "etcd-backups/..", "etcd-backups/x/..", "etcd-backups//x", "etcd-backups/x/", "/etcd-backups/x",
+                "Etcd-Backups/x", "ab/x", "etcd-backups/x y", "etcd-backups/x?versionId=1", "etcd-backups/x#y",
+                "etcd-backups/$(id)", "etcd-backups/`id`", "etcd-backups/x;id", "etcd-backups/x\n",
+                "etcd-backups/x\\y", "etcd-backups/x%2F..", "etcd-backups/" + "a".repeat(900), "etcd-backups/x@evil",
+                "etcd-backups/x&y", "etcd-backups", "etcd-backups/")) {
+            EtcdBackupSpec spec = backup();
+            spec.getS3().setPath(hostile);
+            assertThat(paths(spec)).as("backup '%s'", hostile).containsExactly("spec.s3.path");
+            S3Source s3 = spec.getS3();
+            assertThat(restores.validate(restore(s3)).errors()).as("restore '%s'", hostile)
+                    .extracting(FieldError::path).containsExactly("spec.s3.path");
+        }
+    }
+
+    @Test
+    void anS3EndpointIsASchemeAHostAndAPortOnly() {
+        for (String good : List.of("http://127.0.0.1:9090", "https://s3.eu-west-1.amazonaws.com", "http://[::1]:9000/",
+                "http://minio.storage.svc:9000/", "")) {
+            EtcdBackupSpec spec = backup();
+            spec.getS3().setEndpoint(good);
+            assertThat(paths(spec)).as("'%s'", good).isEmpty();
+        }
+        for (String hostile : List.of("http://user:pw@evil.example:9000", "http://minio:9000@evil.example",
+                "http://minio:9000/other-bucket", "http://minio:9000?x=1", "http://minio:9000#x", "http://minio:9000\n",
+                "ftp://minio", "http://", "minio:9000", "http://minio:99999", "http://minio:0", "http://mi nio",
+                "http://-minio", "http://$(id)", " http://minio", "http://" + "a".repeat(300))) {
+            EtcdBackupSpec spec = backup();
+            spec.getS3().setEndpoint(hostile);
+            assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.endpoint");
+        }
+    }
+
+    @Test
+    void etcdEndpointsAreClientUrlsWithoutUserInfoPathOrQuery() {
+        for (String good : List.of("http://example-client:2379", "example-client:2379", "https://10.0.0.1:2379",
+                "http://[::1]:2379", "example-client.ns.svc:2379/")) {
+            EtcdBackupSpec spec = backup();
+            spec.setEtcdEndpoints(List.of(good));
+            assertThat(paths(spec)).as("'%s'", good).isEmpty();
+        }
+        for (String hostile : List.of("http://x@evil.example:2379", "http://host:2379/v3/kv", "http://host:2379?x",
+                "http://host:2379#x", "--endpoints=evil", "-host:2379", "host:2379\n", "host:2379;id",
+                "unix:///var/run/etcd.sock", "http://host:70000", " host:2379", "ftp://host:2379")) {
+            EtcdBackupSpec spec = backup();
+            spec.setEtcdEndpoints(List.of(hostile));
+            assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.etcdEndpoints[0]");
+        }
+        EtcdBackupSpec many = backup();
+        many.setEtcdEndpoints(Collections.nCopies(33, "http://host:2379"));
+        assertThat(paths(many)).containsExactly("spec.etcdEndpoints");
+    }
+
+    @Test
+    void secretNamesAreDnsLabels() {
+        for (String hostile : List.of("../aws", "aws/x", "a b", "AWS", "-aws", "aws\n", "a".repeat(64))) {
+            EtcdBackupSpec spec = backup();
+            spec.getS3().setAwsSecret(hostile);
+            spec.setClientTLSSecret(hostile);
+            assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.awsSecret", "spec.clientTLSSecret");
+        }
+    }
+
+    @Test
+    void everyNumberHasAMaximumSoNoDurationOverflows() {
+        EtcdBackupSpec ok = backup();
+        BackupPolicy max = new BackupPolicy();
+        max.setTimeoutInSecond(86_400L);
+        max.setBackupIntervalInSecond(31_622_400L);
+        max.setMaxBackups(10_000);
+        ok.setBackupPolicy(max);
+        assertThat(paths(ok)).isEmpty();
+
+        for (long hostile : new long[] { Long.MAX_VALUE, Long.MAX_VALUE / 1000 + 1, Integer.MAX_VALUE + 1L,
+                31_622_401L, -1, Long.MIN_VALUE }) {
+            EtcdBackupSpec spec = backup();
+            BackupPolicy policy = new BackupPolicy();
+            policy.setTimeoutInSecond(Math.min(hostile, hostile == 31_622_401L ? 86_401L : hostile));
+            policy.setBackupIntervalInSecond(hostile);
+            policy.setMaxBackups((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, hostile)));
+            spec.setBackupPolicy(policy);
+            assertThat(paths(spec)).as("%d", hostile).containsExactly("spec.backupPolicy.timeoutInSecond",
+                    "spec.backupPolicy.backupIntervalInSecond", "spec.backupPolicy.maxBackups");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.etcdoperator.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+/** A cluster that exists under the restored name is taken as the restore's own only if it is exactly what it creates. */
+class RestoreActionsTest {
+
+    private static EtcdCluster cluster(String annotations, String pod) {
+        return Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata:
+                  name: example
+                  annotations: %s
+                spec:
+                  size: 3
+                  pod: %s
+                """.formatted(annotations, pod), EtcdCluster.class);
+    }
+
+    static final String MINE = "{etcd.database.coreos.com/restored-by: r1, etcd.database.coreos.com/restore-snapshot-secret: r1-snapshot}";
+
+    @Test
+    void onlyAnIdenticalClusterIsTaken() {
+        EtcdCluster wanted = cluster(MINE, "{busyboxImage: 'busybox:1.36'}");
+        assertThat(RestoreActions.sameAs(cluster(MINE, "{busyboxImage: 'busybox:1.36'}"), wanted)).isTrue();
+        assertThat(RestoreActions.sameAs(cluster(MINE, "{busyboxImage: 'attacker.example/x:1'}"), wanted)).isFalse();
+        assertThat(RestoreActions.sameAs(cluster(MINE, "{busyboxImage: 'busybox:1.36', etcdEnv: [{name: X, "
+                + "valueFrom: {secretKeyRef: {name: db, key: password}}}]}"), wanted)).isFalse();
+        assertThat(RestoreActions.sameAs(cluster("{etcd.database.coreos.com/restored-by: r1, "
+                + "etcd.database.coreos.com/restore-snapshot-secret: db-password}", "{busyboxImage: 'busybox:1.36'}"),
+                wanted)).isFalse();
+        assertThat(RestoreActions.sameAs(cluster("{}", "{busyboxImage: 'busybox:1.36'}"), wanted)).isFalse();
+    }
+}
