@@ -1,5 +1,6 @@
 package dev.etcdoperator.core.cluster;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,11 +25,16 @@ import java.util.Set;
  * @param tls            peers talk TLS (peer URLs are {@code https})
  * @param claims         names of the member data claims that exist (claim name = member name); only read when
  *                       {@code persistent}
+ * @param seedMember     the seed member the status records ({@code status.seedMember}): the only seed the operator
+ *                       creates; null before one was chosen
+ * @param reseedRequested the person asked, on the resource, to start a cluster that lost every member again,
+ *                       empty (the reseed annotation names the cluster's uid, and the status reports the loss)
+ * @param now            when the observation was made; null when not known (then no pod counts as stuck)
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
-        Set<String> claims) {
+        Set<String> claims, String seedMember, boolean reseedRequested, Instant now) {
 
     public ClusterObservation {
         Objects.requireNonNull(cluster, "cluster");
@@ -41,12 +47,35 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         claims = Set.copyOf(claims == null ? Set.of() : claims);
     }
 
+    /** Without a recorded seed, a reseed request or a time. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, null, false, null);
+    }
+
     /** The brief form: no cluster domain, no TLS, no claims known. */
     public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
             boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
             Map<Long, MemberHealth> health, String currentVersion) {
         this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
                 currentVersion, "", false, Set.of());
+    }
+
+    /**
+     * The cluster ran: a member answered the operator once ({@code status.currentVersion} is written the first time
+     * one does). Its data may be anywhere its members were; a cluster that ran is never seeded again by itself.
+     */
+    public boolean ran() {
+        return currentVersion != null;
+    }
+
+    /** The claims named as this cluster's members, sorted; empty unless {@code persistent}. */
+    public List<String> memberClaims() {
+        MemberNaming naming = naming();
+        return persistent ? claims.stream().filter(naming::isMemberName).sorted().toList() : List.of();
     }
 
     /** Names and URLs of this cluster's members. */

@@ -9,7 +9,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
+import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.AllMembersLost;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -17,6 +19,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
@@ -135,19 +138,19 @@ public final class ClusterPlanner {
     private Step planWithoutMembers(ClusterObservation o) {
         MemberNaming naming = o.naming();
         List<MemberPod> live = o.livePods();
-        boolean ran = o.currentVersion() != null;
-        List<String> claims = o.persistent()
-                ? o.claims().stream().filter(naming::isMemberName).sorted().toList() : List.of();
+        boolean ran = o.ran();
+        List<String> claims = o.memberClaims();
         if (o.pods().isEmpty()) {
-            if (claims.isEmpty()) {
-                String name = freshName(o, Set.of());
-                return new CreateSeed(name, naming.peerUrl(name), o.desiredVersion());
+            if (!ran) {
+                return seed(o, claims);
             }
-            String first = claims.get(0);
-            return ran
-                    ? new CreateMemberPod(first, naming.peerUrl(first), Step.STATE_EXISTING, runningVersion(o),
-                            CreateMemberPod.RECREATING_IN_PLACE)
-                    : new CreateSeed(first, naming.peerUrl(first), o.desiredVersion());
+            if (!claims.isEmpty()) {
+                String first = claims.get(0);
+                return new CreateMemberPod(first, naming.peerUrl(first), Step.STATE_EXISTING, runningVersion(o),
+                        CreateMemberPod.RECREATING_IN_PLACE);
+            }
+            return o.reseedRequested() ? new RecordSeed(freshName(o, Set.of()), true)
+                    : allMembersLost(o, "no member pod and no data claim is left");
         }
         if (ran) {
             for (String claim : claims) {
@@ -160,14 +163,40 @@ public final class ClusterPlanner {
         if (live.isEmpty()) {
             return new Wait(Wait.POD_TERMINATING, "Waiting for pods " + names(o.pods()) + " to finish terminating.");
         }
-        List<MemberPod> starting = live.stream().filter(p -> !p.running()).toList();
+        List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped()).toList();
         if (!ran || !starting.isEmpty()) {
             return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods "
-                    + names(live) + " are starting.");
+                    + names(ran ? starting : live) + " are starting.");
+        }
+        if (live.stream().allMatch(MemberPod::stopped) && !o.persistent()) {
+            return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
+                    + " not on claims, and a pod that ended does not start again");
         }
         return new QuorumLost("No etcd member answers although pods " + names(live) + " are running. The operator"
                 + " changes nothing: check the pods' logs; if a majority of members is lost for good, restore the"
                 + " cluster from a backup.");
+    }
+
+    /**
+     * The seed of a cluster that never ran: the one the status records, else a new one to record first (named after
+     * a claim an earlier cluster of this name left, if any, so that it starts on that data).
+     */
+    private Step seed(ClusterObservation o, List<String> claims) {
+        String recorded = o.seedMember();
+        if (recorded != null && !recorded.isBlank()) {
+            return new CreateSeed(recorded, o.naming().peerUrl(recorded), o.desiredVersion());
+        }
+        return new RecordSeed(claims.isEmpty() ? freshName(o, Set.of()) : claims.get(0), false);
+    }
+
+    private static AllMembersLost allMembersLost(ClusterObservation o, String what) {
+        String c = o.cluster();
+        return new AllMembersLost("Every member of the cluster is lost: it ran (etcd " + o.currentVersion()
+                + "), and " + what + ". Its data is gone unless it is restored from a backup. A new seed would be an"
+                + " empty etcd behind the same client Service, so the operator creates nothing. Restore it with an"
+                + " EtcdRestore, or, to start it again empty, annotate it: kubectl annotate etcdcluster " + c + " "
+                + ClusterAnnotations.RESEED + "=$(kubectl get etcdcluster " + c
+                + " -o jsonpath='{.metadata.uid}')");
     }
 
     private Step planWithMembers(ClusterObservation o, List<Seat> seats) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Random;
 
 import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.AllMembersLost;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -15,6 +16,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
@@ -30,14 +32,84 @@ class ClusterPlannerTest {
     }
 
     @Test
-    void aFreshClusterStartsWithTheSeed() {
-        Step step = plan(fresh(3, V));
-        assertThat(step).isInstanceOfSatisfying(CreateSeed.class, s -> {
-            assertThat(s.name()).matches("demo-[a-z0-9]{10}");
+    void aFreshClusterFirstRecordsItsSeedThenCreatesIt() {
+        ClusterFixture f = fresh(3, V);
+        Step first = plan(f);
+        assertThat(first).isInstanceOfSatisfying(RecordSeed.class, r -> {
+            assertThat(r.name()).matches("demo-[a-z0-9]{10}");
+            assertThat(r.reseed()).isFalse();
+        });
+        f.apply(first);
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateSeed.class, s -> {
+            assertThat(s.name()).isEqualTo(((RecordSeed) first).name());
             assertThat(s.peerUrl()).isEqualTo(NAMING.peerUrl(s.name()));
             assertThat(s.version()).isEqualTo(V);
             assertThat(s.state()).isEqualTo("new");
         });
+    }
+
+    /**
+     * However often the planner runs on a view without pods (a cache that lags behind the seed's creation), it
+     * creates the recorded seed, never a second one, whatever its random source draws.
+     */
+    @Test
+    void onlyTheRecordedSeedIsEverCreated() {
+        ClusterFixture f = fresh(3, V).seed("demo-s0000000000");
+        for (int draw = 0; draw < 50; draw++) {
+            assertThat(new ClusterPlanner(new Random(draw)).plan(f.observe()))
+                    .isEqualTo(new CreateSeed("demo-s0000000000", NAMING.peerUrl("demo-s0000000000"), V));
+        }
+        // persistent: the recorded seed wins over a claim an earlier cluster of this name left
+        assertThat(plan(fresh(3, V).persistent().claim("demo-q").seed("demo-s0000000000")))
+                .isInstanceOfSatisfying(CreateSeed.class, s -> assertThat(s.name()).isEqualTo("demo-s0000000000"));
+    }
+
+    @Test
+    void aClusterThatRanAndLostEveryMemberIsNotSeededAgain() {
+        for (int n : new int[] {1, 3, 5}) {
+            ClusterFixture f = running(n, V);
+            f.memberNames().forEach(f::podGone);
+            assertThat(plan(f.settle())).as("%d members", n).isInstanceOfSatisfying(AllMembersLost.class,
+                    l -> assertThat(l.message()).contains("lost", "no member pod and no data claim", "EtcdRestore",
+                            "kubectl annotate etcdcluster demo etcd.database.coreos.com/reseed=",
+                            "jsonpath='{.metadata.uid}'"));
+        }
+        // persistent, with the claims gone too
+        ClusterFixture p = running(3, V).persistent();
+        p.memberNames().forEach(m -> p.podGone(m).withoutClaim(m));
+        assertThat(plan(p.settle())).isInstanceOf(AllMembersLost.class);
+        // without claims, members whose pods all ended cannot start again
+        ClusterFixture ended = running(3, V);
+        ended.memberNames().forEach(ended::podStopped);
+        assertThat(plan(ended.settle())).isInstanceOfSatisfying(AllMembersLost.class,
+                l -> assertThat(l.message()).contains("every member pod has ended", "demo-a, demo-b, demo-c"));
+    }
+
+    @Test
+    void aReseedRequestStartsALostClusterAgainFromOneNewSeed() {
+        ClusterFixture f = running(3, V);
+        f.memberNames().forEach(f::podGone);
+        f.settle().reseedRequested();
+        Step first = plan(f);
+        assertThat(first).isInstanceOfSatisfying(RecordSeed.class, r -> {
+            assertThat(r.reseed()).isTrue();
+            assertThat(r.name()).matches("demo-[a-z0-9]{10}");
+        });
+        f.apply(first);
+        assertThat(f.observe().ran()).isFalse();
+        assertThat(f.observe().reseedRequested()).isFalse();
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateSeed.class,
+                s -> assertThat(s.name()).isEqualTo(((RecordSeed) first).name()));
+    }
+
+    @Test
+    void aReseedRequestChangesNothingWhileAMemberOrItsDataIsLeft() {
+        assertThat(plan(running(3, V).reseedRequested())).isEqualTo(new Nothing());
+        ClusterFixture persistent = running(3, V).persistent();
+        persistent.memberNames().forEach(persistent::podGone);
+        assertThat(plan(persistent.settle().reseedRequested())).isInstanceOf(CreateMemberPod.class);
+        ClusterFixture oneLeft = running(3, V).podGone("demo-a").podGone("demo-b");
+        assertThat(plan(oneLeft.settle().reseedRequested())).isInstanceOf(QuorumLost.class);
     }
 
     @Test
@@ -252,8 +324,10 @@ class ClusterPlannerTest {
         ClusterFixture ran = running(3, V).noAnswer();
         assertThat(plan(ran)).isInstanceOfSatisfying(QuorumLost.class,
                 q -> assertThat(q.message()).contains("demo-a, demo-b, demo-c"));
-        assertThat(plan(running(3, V).noAnswer().podStopped("demo-c")))
+        assertThat(plan(running(3, V).noAnswer().podStarting("demo-c")))
                 .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+        // a pod that ended does not start again: it is no reason to wait
+        assertThat(plan(running(3, V).noAnswer().podStopped("demo-c"))).isInstanceOf(QuorumLost.class);
         assertThat(plan(running(3, V).noAnswer().current(null)))
                 .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
     }
@@ -279,7 +353,8 @@ class ClusterPlannerTest {
     @Test
     void aClaimOfAClusterThatNeverRanSeedsIt() {
         ClusterFixture f = fresh(3, V).persistent().claim("demo-q");
-        assertThat(plan(f)).isEqualTo(new CreateSeed("demo-q", NAMING.peerUrl("demo-q"), V));
+        assertThat(plan(f)).isEqualTo(new RecordSeed("demo-q", false));
+        assertThat(plan(f.seed("demo-q"))).isEqualTo(new CreateSeed("demo-q", NAMING.peerUrl("demo-q"), V));
     }
 
     @Test
