@@ -52,9 +52,9 @@ final class ClusterActuator {
                     initialCluster(naming, withMember(etcd.members(), added)));
             events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner.");
         } else if (step instanceof Step.CreateMemberPod pod) {
-            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to read the list from"));
-            if (createMemberPod(cluster, naming, pod.name(), pod.version(), pod.state(),
-                    initialCluster(naming, etcd.members()))) {
+            // the member list read in this reconcile, or, when no member answered (every pod of a cluster on
+            // claims gone), the members the claims name: a member restarting on its data needs no answer
+            if (createMemberPod(cluster, naming, pod.name(), pod.version(), pod.state(), o.initialCluster())) {
                 events.normal(cluster, pod.reason(), pod.describe());
             }
         } else if (step instanceof Step.PromoteLearner promote) {

@@ -1,6 +1,7 @@
 package dev.etcdoperator.core.cluster;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,6 +77,26 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public List<String> memberClaims() {
         MemberNaming naming = naming();
         return persistent ? claims.stream().filter(naming::isMemberName).sorted().toList() : List.of();
+    }
+
+    /**
+     * etcd's {@code --initial-cluster} ({@code name=peerURL,...}) for a member whose pod is created again: the
+     * member list when a member answered (a member added but not started is named by its peer URL), else the members
+     * the claims name. etcd ignores it when the member's data directory holds data, and finds its peers with it when
+     * not.
+     */
+    public String initialCluster() {
+        MemberNaming naming = naming();
+        List<String> parts = new ArrayList<>();
+        if (members.isPresent() && !members.get().isEmpty()) {
+            for (EtcdMember m : members.get()) {
+                String name = m.started() ? m.name() : naming.memberOfPeerUrl(m.peerUrl()).orElse("");
+                parts.add(name + "=" + m.peerUrl());
+            }
+        } else {
+            memberClaims().forEach(c -> parts.add(c + "=" + naming.peerUrl(c)));
+        }
+        return String.join(",", parts);
     }
 
     /** Names and URLs of this cluster's members. */

@@ -153,10 +153,16 @@ public final class ClusterPlanner {
                     : allMembersLost(o, "no member pod and no data claim is left");
         }
         if (ran) {
+            // members on claims come back with their data, one pod at a time, before any can answer
             for (String claim : claims) {
                 if (o.livePod(claim).isEmpty() && !o.terminatingPod(claim)) {
                     return new CreateMemberPod(claim, naming.peerUrl(claim), Step.STATE_EXISTING, runningVersion(o),
                             CreateMemberPod.RECREATING_IN_PLACE);
+                }
+            }
+            for (MemberPod p : sortedByName(live)) {
+                if (p.stopped() && claims.contains(p.name())) {
+                    return new DeletePod(p.name(), DeletePod.POD_STOPPED);
                 }
             }
         }
@@ -172,7 +178,10 @@ public final class ClusterPlanner {
             return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
                     + " not on claims, and a pod that ended does not start again");
         }
-        return new QuorumLost("No etcd member answers although pods " + names(live) + " are running. The operator"
+        List<MemberPod> ended = live.stream().filter(MemberPod::stopped).toList();
+        List<MemberPod> running = live.stream().filter(MemberPod::running).toList();
+        return new QuorumLost("No etcd member answers although pods " + names(running) + " are running"
+                + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)") + ". The operator"
                 + " changes nothing: check the pods' logs; if a majority of members is lost for good, restore the"
                 + " cluster from a backup.");
     }
@@ -217,7 +226,17 @@ public final class ClusterPlanner {
                         addedNeverStarted ? CreateMemberPod.STARTING_ADDED_MEMBER : CreateMemberPod.RECREATING_IN_PLACE);
             }
         }
-        // 4. quorum
+        // 4. persistent: a pod that ended is deleted so that rule 3 recreates it on its claim; no membership change,
+        // so done without quorum too: it is how quorum comes back
+        if (o.persistent()) {
+            for (Seat s : seats) {
+                if (s.started() && s.pod().isPresent() && s.podStopped() && !s.healthy()
+                        && o.claims().contains(s.name())) {
+                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
+                }
+            }
+        }
+        // 5. quorum
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
         if (healthyVoters.size() < majority(voters.size())) {
@@ -226,15 +245,6 @@ public final class ClusterPlanner {
                     + " healthy (not healthy: " + String.join(", ", down) + "); etcd needs " + majority(voters.size())
                     + ". The operator changes nothing until a majority is back; if those members are lost for good,"
                     + " restore the cluster from a backup.");
-        }
-        // 5. persistent: a stopped pod is deleted so that rule 3 recreates it on its claim
-        if (o.persistent()) {
-            for (Seat s : seats) {
-                if (s.started() && s.pod().isPresent() && s.podStopped() && !s.healthy()
-                        && o.claims().contains(s.name())) {
-                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
-                }
-            }
         }
         // 6. dead members
         for (Seat s : seats) {

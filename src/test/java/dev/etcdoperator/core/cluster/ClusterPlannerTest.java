@@ -350,6 +350,40 @@ class ClusterPlannerTest {
                 c -> assertThat(c.name()).isEqualTo("demo-b"));
     }
 
+    /** Members whose pods ended ({@code restartPolicy: Never}) are recreated on their claims, quorum or not. */
+    @Test
+    void persistentPodsThatEndedComeBackEvenWithoutQuorum() {
+        // a minority still answers the member list
+        ClusterFixture answering = running(3, V).persistent().podStopped("demo-b").unhealthy("demo-b")
+                .podStopped("demo-c").unhealthy("demo-c");
+        assertThat(plan(answering)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        // no member answers at all
+        ClusterFixture silent = running(3, V).persistent().podStopped("demo-b").podStopped("demo-c").settle();
+        assertThat(plan(silent)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        // every pod ended
+        ClusterFixture all = running(3, V).persistent();
+        all.memberNames().forEach(all::podStopped);
+        assertThat(plan(all.settle())).isEqualTo(new DeletePod("demo-a", DeletePod.POD_STOPPED));
+    }
+
+    /**
+     * With no member to read the member list from, a member recreated on its claim gets the members the claims
+     * name as its initial cluster (etcd ignores it when the member's data directory holds data, and uses it to find
+     * its peers when not).
+     */
+    @Test
+    void theInitialClusterOfAMemberRecreatedWithoutAnAnswerComesFromTheClaims() {
+        ClusterFixture f = running(3, V).persistent();
+        f.memberNames().forEach(f::podGone);
+        ClusterObservation o = f.settle().observe();
+        assertThat(o.initialCluster()).isEqualTo("demo-a=" + NAMING.peerUrl("demo-a") + ",demo-b="
+                + NAMING.peerUrl("demo-b") + ",demo-c=" + NAMING.peerUrl("demo-c"));
+        // with an answer, the member list it gave, a member added but not started named by its peer URL
+        ClusterObservation answered = running(2, V).addedNotStarted("demo-c").observe();
+        assertThat(answered.initialCluster()).isEqualTo("demo-a=" + NAMING.peerUrl("demo-a") + ",demo-b="
+                + NAMING.peerUrl("demo-b") + ",demo-c=" + NAMING.peerUrl("demo-c"));
+    }
+
     @Test
     void aClaimOfAClusterThatNeverRanSeedsIt() {
         ClusterFixture f = fresh(3, V).persistent().claim("demo-q");

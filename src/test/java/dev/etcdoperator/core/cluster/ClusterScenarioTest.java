@@ -117,6 +117,28 @@ class ClusterScenarioTest {
         }
     }
 
+    /**
+     * On claims, any outage that leaves the claims: every combination of members whose pods are gone or ended
+     * (pods have {@code restartPolicy: Never}), up to all of them. Each member comes back on its claim with its
+     * name and identity; none is removed, added or seeded.
+     */
+    @Test
+    void aClusterOnClaimsComesBackFromAnyOutageThatLeavesItsClaims() {
+        for (int n : new int[] {1, 3, 5}) {
+            for (int code = 0; code < Math.pow(3, n); code++) {
+                ClusterFixture f = outage(running(n, V).persistent(), n, code);
+                List<String> before = f.memberNames();
+                List<Step> steps = play(f);
+                String as = n + " members, outage " + code + ": " + steps;
+                assertThat(last(steps)).as(as).isInstanceOf(Nothing.class);
+                assertThat(steps).as(as).allMatch(s -> s instanceof Step.CreateMemberPod || s instanceof DeletePod
+                        || s instanceof Nothing);
+                assertThat(f.memberNames()).as(as).isEqualTo(before);
+                assertThat(f.observe().health().values()).as(as).hasSize(n).allMatch(MemberHealth::healthy);
+            }
+        }
+    }
+
     @Test
     void aReseededClusterGrowsFromItsNewSeedOnly() {
         ClusterFixture f = running(3, V);
