@@ -206,6 +206,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
+        recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
         return change.control(cluster).rescheduleAfter(nextCheck(step, acted, newestPod(pods), clock.instant(), interval));
     }
 
@@ -302,6 +303,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 metrics.refused(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), reason);
             }
         }
+    }
+
+    /** A Warning Event when a condition with {@code reason} shows a message it did not show before. */
+    private void recordNews(EtcdCluster cluster, String reason, List<Condition> before, List<Condition> after) {
+        Set<String> seen = before.stream().filter(c -> reason.equals(c.getReason()))
+                .map(Condition::getMessage).collect(Collectors.toSet());
+        after.stream().filter(c -> reason.equals(c.getReason()) && !seen.contains(c.getMessage())).findFirst()
+                .ifPresent(c -> events.warning(cluster, reason, c.getMessage()));
     }
 
     private Set<String> claims(EtcdCluster cluster) {

@@ -54,6 +54,8 @@ public final class ClusterStatusBuilder {
     public static final String REASON_QUORUM_LOST = "QuorumLost";
     public static final String REASON_ALL_MEMBERS_LOST = "AllMembersLost";
     public static final String REASON_PAUSED = "ControlPaused";
+    /** A pod has been terminating for longer than {@link ClusterPlanner#STUCK_AFTER}: a person should look. */
+    public static final String REASON_POD_STUCK = "PodStuckTerminating";
 
     private final Conditions conditions;
     private final VersionPolicy versions;
@@ -100,7 +102,7 @@ public final class ClusterStatusBuilder {
 
         Condition upgrading = upgrading(o, seats, step);
         set(status, available(o, seats, step), generation);
-        set(status, recovering(step), generation);
+        set(status, recovering(o, step), generation);
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
@@ -162,7 +164,7 @@ public final class ClusterStatusBuilder {
                 + " voting members are healthy" + (leader == null ? "." : "; the leader is " + leader + "."));
     }
 
-    private static Condition recovering(Step step) {
+    private static Condition recovering(ClusterObservation o, Step step) {
         if (step instanceof Paused p) {
             return condition(RECOVERING, false, REASON_PAUSED, p.describe());
         }
@@ -184,10 +186,28 @@ public final class ClusterStatusBuilder {
         if (step instanceof CreateMemberPod c && CreateMemberPod.RECREATING_IN_PLACE.equals(c.reason())) {
             return condition(RECOVERING, true, CreateMemberPod.RECREATING_IN_PLACE, c.describe());
         }
+        List<MemberPod> stuck = ClusterPlanner.stuckPods(o);
+        if (!stuck.isEmpty()) {
+            return condition(RECOVERING, true, REASON_POD_STUCK, stuckMessage(o, stuck));
+        }
         if (step instanceof Wait w && recoveryWait(w)) {
             return condition(RECOVERING, true, w.reason(), w.message());
         }
         return condition(RECOVERING, false, "NoFailedMembers", "No member needs replacing or restarting.");
+    }
+
+    private static String stuckMessage(ClusterObservation o, List<MemberPod> stuck) {
+        StringBuilder m = new StringBuilder();
+        for (MemberPod p : stuck) {
+            m.append("Pod ").append(p.name()).append(" has been terminating since ").append(p.deletionTimestamp())
+                    .append(o.persistent() && o.claims().contains(p.name())
+                            ? "; member " + p.name() + " is recreated on its claim " + p.name() + " once it is gone. "
+                            : "; its member is replaced without it, or has been. ");
+        }
+        return m.append("Other work goes on meanwhile. Its node may be lost: once you know it is (or that its etcd no"
+                + " longer runs), delete the pod by force: kubectl delete pod -n " + o.namespace()
+                + " --grace-period=0 --force " + String.join(" ", stuck.stream().map(MemberPod::name).toList()))
+                .toString();
     }
 
     private static Condition scaling(ClusterObservation o, List<Seat> seats, Step step) {

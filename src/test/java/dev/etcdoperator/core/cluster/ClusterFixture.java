@@ -173,6 +173,14 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The pod has been terminating since {@code deletion} (its deletion timestamp), its node lost. */
+    ClusterFixture podTerminatingSince(String name, Instant deletion) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, false, false, true, p == null ? version : p.etcdVersion(), persistent,
+                false, deletion));
+        return this;
+    }
+
     ClusterFixture podStopped(String name) {
         MemberPod p = pods.get(name);
         pods.put(name, new MemberPod(name, false, false, false, p.etcdVersion(), p.hasClaim()));
@@ -304,7 +312,7 @@ final class ClusterFixture {
             EtcdMember m = members.remove(r.name());
             boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
             health.remove(m.id());
-            if (pods.containsKey(r.name())) {
+            if (pods.containsKey(r.name()) && !pods.get(r.name()).terminating()) {
                 podStopped(r.name());
             }
             if (wasLeader && !members.isEmpty()) {

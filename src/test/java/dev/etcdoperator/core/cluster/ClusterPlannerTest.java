@@ -384,6 +384,64 @@ class ClusterPlannerTest {
                 + NAMING.peerUrl("demo-b") + ",demo-c=" + NAMING.peerUrl("demo-c"));
     }
 
+    /** A member on a claim whose old pod is stuck terminating (a lost node), with 5 members. */
+    private static ClusterFixture oneAway() {
+        return running(5, V).persistent().podTerminatingSince("demo-b", ClusterFixture.NOW.minusSeconds(60))
+                .unhealthy("demo-b");
+    }
+
+    @Test
+    void aPodStuckTerminatingBlocksNoScaling() {
+        assertThat(plan(oneAway().size(6))).isInstanceOf(AddMember.class);
+        // scaling down takes the member that is away first
+        ClusterFixture f = oneAway().size(4);
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN));
+    }
+
+    @Test
+    void aPodStuckTerminatingBlocksNoUpgradeThatKeepsQuorum() {
+        assertThat(plan(oneAway().version("3.5.18"))).isInstanceOfSatisfying(UpgradeMember.class,
+                u -> assertThat(u.name()).isNotEqualTo("demo-b"));
+        // with three members, restarting one of the two left would cost quorum: the upgrade waits, and says why
+        ClusterFixture three = running(3, V).persistent().podTerminatingSince("demo-b", ClusterFixture.NOW)
+                .unhealthy("demo-b").version("3.5.18");
+        assertThat(plan(three)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.QUORUM_AT_RISK);
+            assertThat(w.message()).contains("demo-b", "away");
+        });
+    }
+
+    @Test
+    void aPodStuckTerminatingBlocksNoReplacementOfAnotherMember() {
+        // demo-c lost its pod and its claim: it is dead and replaced while demo-b waits for its old pod
+        ClusterFixture f = oneAway().dead("demo-c").withoutClaim("demo-c");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.DEAD_MEMBER));
+        // demo-c's pod gone but its claim kept: recreated in place
+        assertThat(plan(oneAway().dead("demo-c"))).isEqualTo(new CreateMemberPod("demo-c", NAMING.peerUrl("demo-c"),
+                "existing", V, CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
+    @Test
+    void withNothingElseToDoTheMemberWhoseOldPodTerminatesIsWaitedFor() {
+        assertThat(plan(oneAway())).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING);
+            assertThat(w.message()).contains("demo-b", "claim");
+        });
+        ClusterFixture gone = oneAway().podGone("demo-b");
+        assertThat(plan(gone)).isEqualTo(new CreateMemberPod("demo-b", NAMING.peerUrl("demo-b"), "existing", V,
+                CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
+    @Test
+    void aPodIsStuckOnlyOnceItTerminatesLongerThanTheBound() {
+        ClusterFixture f = oneAway().podTerminatingSince("demo-b", ClusterFixture.NOW)
+                .now(ClusterFixture.NOW.plus(ClusterPlanner.STUCK_AFTER));
+        assertThat(ClusterPlanner.stuckPods(f.observe())).isEmpty();
+        f.now(ClusterFixture.NOW.plus(ClusterPlanner.STUCK_AFTER).plusSeconds(1));
+        assertThat(ClusterPlanner.stuckPods(f.observe())).extracting(MemberPod::name).containsExactly("demo-b");
+        assertThat(ClusterPlanner.stuckPods(f.now(null).observe())).as("no time, no judgement").isEmpty();
+    }
+
     @Test
     void aClaimOfAClusterThatNeverRanSeedsIt() {
         ClusterFixture f = fresh(3, V).persistent().claim("demo-q");

@@ -139,6 +139,45 @@ class ClusterScenarioTest {
         }
     }
 
+    /**
+     * A member on a claim whose old pod never finishes terminating (a lost node) blocks no other work: growing,
+     * shrinking, upgrading (when quorum allows it) and recreating or replacing other members all complete; then the
+     * planner waits for that one pod alone.
+     */
+    @Test
+    void aPodStuckTerminatingBlocksNothingElse() {
+        java.util.Map<String, java.util.function.UnaryOperator<ClusterFixture>> asks = new java.util.LinkedHashMap<>();
+        asks.put("grow", f -> f.size(7));
+        asks.put("shrink", f -> f.size(4));
+        asks.put("upgrade", f -> f.version("3.5.18"));
+        asks.put("another pod ends", f -> f.podStopped("demo-d"));
+        asks.put("another pod is deleted", f -> f.podGone("demo-d"));
+        asks.put("another member loses its claim", f -> f.podGone("demo-d").withoutClaim("demo-d"));
+        for (var ask : asks.entrySet()) {
+            ClusterFixture f = ask.getValue().apply(running(5, V).persistent()
+                    .podTerminatingSince("demo-b", ClusterFixture.NOW.minusSeconds(600))).settle();
+            List<Step> steps = play(f);
+            String as = ask.getKey() + ": " + steps;
+            ClusterObservation o = f.observe();
+            boolean shrunk = o.desiredSize() < 5;
+            if (shrunk) {
+                // the member away is the one the shrink takes
+                assertThat(last(steps)).as(as).isInstanceOf(Nothing.class);
+                assertThat(f.memberNames()).as(as).doesNotContain("demo-b");
+            } else {
+                assertThat(last(steps)).as(as).isInstanceOfSatisfying(Wait.class,
+                        w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
+                assertThat(f.memberNames()).as(as).contains("demo-b");
+            }
+            assertThat(f.memberNames()).as(as).hasSize(o.desiredSize());
+            List<String> others = f.memberNames().stream().filter(n -> !n.equals("demo-b")).toList();
+            assertThat(others).as(as).allSatisfy(n -> {
+                assertThat(o.healthy(f.id(n))).as(n).isTrue();
+                assertThat(o.livePod(n).orElseThrow().etcdVersion()).as(n).isEqualTo(o.desiredVersion());
+            });
+        }
+    }
+
     @Test
     void aReseededClusterGrowsFromItsNewSeedOnly() {
         ClusterFixture f = running(3, V);

@@ -174,6 +174,25 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void aPodTerminatingPastTheBoundIsReportedForAPersonWhateverElseGoesOn() {
+        ClusterFixture f = running(5, V).persistent().podTerminatingSince("demo-b", T0).unhealthy("demo-b").size(6);
+        EtcdClusterStatus s = report(f.now(T0.plusSeconds(60)));
+        assertCondition(s, "Scaling", "True", "AddingMember");
+        assertCondition(s, "Recovering", "False", "NoFailedMembers");
+
+        report(s, f.now(T0.plus(ClusterPlanner.STUCK_AFTER).plusSeconds(1)));
+        assertCondition(s, "Scaling", "True", "AddingMember");
+        assertCondition(s, "Recovering", "True", "PodStuckTerminating", "demo-b", "2026-01-01T00:00:00Z",
+                "recreated on its claim demo-b", "kubectl delete pod -n prod --grace-period=0 --force demo-b");
+
+        // without claims the member is replaced, and the pod object that lingers is reported the same way
+        ClusterFixture plain = running(3, V).podTerminatingSince("demo-b", T0).unhealthy("demo-b");
+        plain.apply(planner.plan(plain.observe()));
+        EtcdClusterStatus p = report(plain.now(T0.plusSeconds(3600)));
+        assertCondition(p, "Recovering", "True", "PodStuckTerminating", "replaced");
+    }
+
+    @Test
     void anInvalidSpecReasonIsLeftToTheReconciler() {
         EtcdClusterStatus s = new EtcdClusterStatus();
         s.setReason("InvalidSpec");
