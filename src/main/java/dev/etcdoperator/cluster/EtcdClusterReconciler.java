@@ -202,7 +202,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             events.warning(cluster, "StepFailed", step.describe() + " failed: " + e.getMessage()
                     + " The operator retries.");
         }
-        statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
+        if (acted || !(step instanceof Step.RecordSeed)) {
+            // a reseed whose request could not be consumed (the annotation changed meanwhile) is not recorded
+            statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
+        }
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
