@@ -1,9 +1,11 @@
 package dev.etcdoperator.cluster;
 
+import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.MemberNaming;
@@ -14,6 +16,9 @@ import dev.etcdoperator.etcd.Member;
 import dev.etcdoperator.support.EventRecorder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /** Carries out the one step the planner chose, and records an Event for every change it makes. */
 final class ClusterActuator {
@@ -36,10 +41,19 @@ final class ClusterActuator {
     void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step,
             Optional<String> seedSnapshot) {
         MemberNaming naming = o.naming();
-        if (step instanceof Step.CreateSeed seed) {
-            createMemberPod(cluster, naming, seed.name(), seed.version(), Step.STATE_NEW,
-                    seed.name() + "=" + seed.peerUrl(), seedSnapshot);
-            events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
+        if (step instanceof Step.RecordSeed record) {
+            // the status builder records the seed; a reseed request is consumed here, once, before that
+            if (record.reseed()) {
+                consumeReseedRequest(cluster);
+                events.warning(cluster, "ClusterReseeded", record.describe());
+            }
+        } else if (step instanceof Step.CreateSeed seed) {
+            // the seed recorded in the status: a pod of that name that exists already (a view that lags behind)
+            // is that seed, not a reason for another
+            if (createMemberPod(cluster, naming, seed.name(), seed.version(), Step.STATE_NEW,
+                    seed.name() + "=" + seed.peerUrl(), seedSnapshot)) {
+                events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
+            }
         } else if (step instanceof Step.AddMember add) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
             Member added = etcd.addMember(add.peerUrl(), true);
@@ -47,10 +61,11 @@ final class ClusterActuator {
                     initialCluster(naming, withMember(etcd.members(), added)));
             events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner.");
         } else if (step instanceof Step.CreateMemberPod pod) {
-            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to read the list from"));
-            createMemberPod(cluster, naming, pod.name(), pod.version(), pod.state(),
-                    initialCluster(naming, etcd.members()));
-            events.normal(cluster, pod.reason(), pod.describe());
+            // the member list read in this reconcile, or, when no member answered (every pod of a cluster on
+            // claims gone), the members the claims name: a member restarting on its data needs no answer
+            if (createMemberPod(cluster, naming, pod.name(), pod.version(), pod.state(), o.initialCluster())) {
+                events.normal(cluster, pod.reason(), pod.describe());
+            }
         } else if (step instanceof Step.PromoteLearner promote) {
             admin.orElseThrow().promote(promote.id());
             events.normal(cluster, "MemberPromoted", "Promoted " + promote.name() + " to a voting member.");
@@ -82,12 +97,26 @@ final class ClusterActuator {
         }
     }
 
-    private void createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
-            String state, String initialCluster) {
-        createMemberPod(cluster, naming, member, version, state, initialCluster, Optional.empty());
+    /**
+     * Removes the reseed annotation, on the condition that it still names this cluster's uid (a JSON patch test):
+     * the request is acted on once.
+     */
+    private void consumeReseedRequest(EtcdCluster cluster) {
+        String path = "/metadata/annotations/" + ClusterAnnotations.RESEED.replace("~", "~0").replace("/", "~1");
+        String uid = cluster.getMetadata().getUid();
+        client.resources(EtcdCluster.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(cluster.getMetadata().getName())
+                .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\""
+                        + uid + "\"},{\"op\":\"remove\",\"path\":\"" + path + "\"}]");
     }
 
-    private void createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
+    /** Creates the member's pod (and its claim when it has none); false when a pod of that name exists already. */
+    private boolean createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
+            String state, String initialCluster) {
+        return createMemberPod(cluster, naming, member, version, state, initialCluster, Optional.empty());
+    }
+
+    private boolean createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
             String state, String initialCluster, Optional<String> seedSnapshot) {
         String namespace = cluster.getMetadata().getNamespace();
         if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
@@ -98,7 +127,15 @@ final class ClusterActuator {
         var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
                 initialCluster, state, naming.dnsName(member));
         var pod = ClusterResources.memberPod(cluster, spec, version, seedSnapshot);
-        client.pods().inNamespace(namespace).resource(pod).create();
+        try {
+            client.pods().inNamespace(namespace).resource(pod).create();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** The member list is read from one member, which may not know yet of the one just added. */

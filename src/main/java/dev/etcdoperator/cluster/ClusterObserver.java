@@ -1,5 +1,8 @@
 package dev.etcdoperator.cluster;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,8 +11,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
@@ -33,9 +39,11 @@ final class ClusterObserver {
     private static final Logger LOG = Logger.getLogger(ClusterObserver.class);
 
     private final EtcdAdmins admins;
+    private final Clock clock;
 
-    ClusterObserver(EtcdAdmins admins) {
+    ClusterObserver(EtcdAdmins admins, Clock clock) {
         this.admins = admins;
+        this.clock = clock;
     }
 
     /** The observation, and the admin connection used for it (absent when no pod has an address yet). */
@@ -96,12 +104,28 @@ final class ClusterObserver {
                 LOG.debugf("no member of %s/%s answered: %s", namespace, name, e.getMessage());
             }
         }
-        String current = cluster.getStatus() == null ? null : cluster.getStatus().getCurrentVersion();
+        EtcdClusterStatus status = cluster.getStatus();
+        String current = status == null ? null : status.getCurrentVersion();
         ClusterObservation observation = new ClusterObservation(name, namespace, spec.getSize(),
                 ClusterResources.version(spec), Boolean.TRUE.equals(spec.getPaused()),
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
-                health, current, domain, peerTls, claims);
+                health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
+                reseedRequested(cluster), clock.instant());
         return new Observed(observation, admin, clientUrlByPod);
+    }
+
+    /**
+     * A person asked to start a cluster that lost every member again, empty: the reseed annotation names this
+     * cluster's uid (a copied manifest cannot ask it for another cluster of the same name), and the status reports
+     * the loss (an annotation put on early is not a standing order for a later loss).
+     */
+    static boolean reseedRequested(EtcdCluster cluster) {
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String uid = cluster.getMetadata().getUid();
+        EtcdClusterStatus status = cluster.getStatus();
+        return annotations != null && uid != null && uid.equals(annotations.get(ClusterAnnotations.RESEED))
+                && status != null && ClusterStatusBuilder.PHASE_FAILED.equals(status.getPhase())
+                && ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST.equals(status.getReason());
     }
 
     /** The key of a cluster's connection in {@link EtcdAdmins}. */
@@ -129,8 +153,20 @@ final class ClusterObserver {
                 .anyMatch(v -> v.getPersistentVolumeClaim() != null);
         boolean stopped = pod.getStatus() != null
                 && ("Failed".equals(pod.getStatus().getPhase()) || "Succeeded".equals(pod.getStatus().getPhase()));
-        return new MemberPod(pod.getMetadata().getName(), running, ready,
-                pod.getMetadata().getDeletionTimestamp() != null, ClusterResources.podVersion(pod), claim, stopped);
+        String deletion = pod.getMetadata().getDeletionTimestamp();
+        return new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
+                ClusterResources.podVersion(pod), claim, stopped, instant(deletion));
+    }
+
+    private static Instant instant(String timestamp) {
+        if (timestamp == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(timestamp);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     private static boolean containerRunning(Pod pod) {

@@ -106,7 +106,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.metrics = metrics;
         this.deletion = deletion;
         this.clock = clock;
-        this.observer = new ClusterObserver(admins);
+        this.observer = new ClusterObserver(admins, clock);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
         this.conditions = new Conditions(clock);
@@ -234,10 +234,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             events.warning(cluster, "StepFailed", step.describe() + " failed: " + e.getMessage()
                     + " The operator retries.");
         }
-        statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
+        if (acted || !(step instanceof Step.RecordSeed)) {
+            // a reseed whose request could not be consumed (the annotation changed meanwhile) is not recorded
+            statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
+        }
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
+        recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
         return change.control(cluster).rescheduleAfter(nextCheck(step, acted, newestPod(pods), clock.instant(), interval));
     }
 
@@ -251,7 +255,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      */
     static Duration nextCheck(Step step, boolean acted, Instant newestPod, Instant now,
             Duration interval) {
-        if (step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse) {
+        if (step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse
+                || step instanceof Step.AllMembersLost) {
             return interval;
         }
         if (!acted || step instanceof Step.QuorumLost) {
@@ -308,24 +313,45 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         return change.control(cluster).rescheduleAfter(interval);
     }
 
-    /** A refusal or a lost quorum is told once, when it first shows in the status, not on every reconcile. */
+    /**
+     * A refusal, a lost quorum or a cluster that lost every member is told once, when it first shows in the status,
+     * not on every reconcile.
+     */
     private void recordRefusals(EtcdCluster cluster, Step step, List<Condition> before, List<Condition> after) {
-        String reason = step instanceof Step.Refuse r ? r.reason()
-                : step instanceof Step.QuorumLost ? ClusterStatusBuilder.REASON_QUORUM_LOST : null;
+        String reason = null;
+        String message = null;
+        if (step instanceof Step.Refuse r) {
+            reason = r.reason();
+            message = r.message();
+        } else if (step instanceof Step.QuorumLost q) {
+            reason = ClusterStatusBuilder.REASON_QUORUM_LOST;
+            message = q.message();
+        } else if (step instanceof Step.AllMembersLost l) {
+            reason = ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST;
+            message = l.message();
+        }
         if (reason == null) {
             return;
         }
-        Set<String> seen = before.stream().filter(c -> reason.equals(c.getReason()))
+        String r = reason;
+        Set<String> seen = before.stream().filter(c -> r.equals(c.getReason()))
                 .map(Condition::getMessage).collect(Collectors.toSet());
-        boolean isNew = after.stream().filter(c -> reason.equals(c.getReason()))
+        boolean isNew = after.stream().filter(c -> r.equals(c.getReason()))
                 .anyMatch(c -> !seen.contains(c.getMessage()));
         if (isNew) {
-            String message = step instanceof Step.Refuse r ? r.message() : ((Step.QuorumLost) step).message();
             events.warning(cluster, reason, message);
             if (step instanceof Step.Refuse) {
                 metrics.refused(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), reason);
             }
         }
+    }
+
+    /** A Warning Event when a condition with {@code reason} shows a message it did not show before. */
+    private void recordNews(EtcdCluster cluster, String reason, List<Condition> before, List<Condition> after) {
+        Set<String> seen = before.stream().filter(c -> reason.equals(c.getReason()))
+                .map(Condition::getMessage).collect(Collectors.toSet());
+        after.stream().filter(c -> reason.equals(c.getReason()) && !seen.contains(c.getMessage())).findFirst()
+                .ifPresent(c -> events.warning(cluster, reason, c.getMessage()));
     }
 
     private Set<String> claims(EtcdCluster cluster) {

@@ -22,11 +22,15 @@ class ReconcileScheduleTest {
         assertThat(nextCheck(new Step.Nothing(), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
         assertThat(nextCheck(new Step.Paused(), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
         assertThat(nextCheck(new Step.Refuse("Downgrade", "no"), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
+        // nothing comes back by itself; a restore or a reseed request changes the resource, which is an event
+        assertThat(nextCheck(new Step.AllMembersLost("lost"), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
     }
 
     @Test
     void aChangeIsFollowedSoon() {
         assertThat(nextCheck(new Step.PromoteLearner(1, "a"), true, null, NOW, INTERVAL)).isEqualTo(AFTER_CHANGE);
+        // the seed recorded, its pod is created next
+        assertThat(nextCheck(new Step.RecordSeed("a", false), true, null, NOW, INTERVAL)).isEqualTo(AFTER_CHANGE);
         assertThat(nextCheck(new Step.PromoteLearner(1, "a"), false, null, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
         assertThat(AFTER_CHANGE).isLessThan(WHILE_WAITING);
     }

@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -226,6 +228,40 @@ class EtcdClusterIT {
 
     @Test
     @Order(10)
+    void aClusterWithoutClaimsThatLostEveryPodIsNotSeededAgainUntilAPersonAsks() {
+        create("delta", 1, "3.5.17");
+        awaitConverged("delta", 1);
+        String seed = status("delta").getSeedMember();
+        assertThat(seed).isNotNull();
+        assertThat(pods("delta")).extracting(p -> p.getMetadata().getName()).containsExactly(seed);
+        client().pods().inNamespace(NS).withLabel("etcd_cluster", "delta").delete();
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            EtcdClusterStatus s = status("delta");
+            assertThat(s.getPhase()).isEqualTo("Failed");
+            assertThat(s.getReason()).isEqualTo("AllMembersLost");
+            assertThat(events("delta")).extracting(Event::getReason).contains("AllMembersLost");
+        });
+        await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).until(() -> pods("delta").isEmpty());
+
+        EtcdCluster delta = client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").get();
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").edit(c -> {
+            Map<String, String> annotations = new HashMap<>(c.getMetadata().getAnnotations() == null ? Map.of()
+                    : c.getMetadata().getAnnotations());
+            annotations.put("etcd.database.coreos.com/reseed", delta.getMetadata().getUid());
+            c.getMetadata().setAnnotations(annotations);
+            return c;
+        });
+        awaitConverged("delta", 1);
+        assertThat(status("delta").getSeedMember()).isNotEqualTo(seed);
+        Map<String, String> after = client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").get()
+                .getMetadata().getAnnotations();
+        assertThat(after == null ? Map.of() : after).doesNotContainKey("etcd.database.coreos.com/reseed");
+        assertThat(events("delta")).extracting(Event::getReason).contains("ClusterReseeded");
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").delete();
+    }
+
+    @Test
+    @Order(10)
     void membersOnClaimsComeBackInPlaceWithTheirData() {
         client().resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
@@ -261,7 +297,16 @@ class EtcdClusterIT {
 
         assertThat(pods("gamma").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet()))
                 .isEqualTo(names);
-        assertThat(events("gamma")).extracting(Event::getReason).doesNotContain("MemberReplaced");
+
+        // every pod at once (a drain, kubectl delete pods -l ...): each comes back on its claim, no member answering
+        Set<String> uids = pods("gamma").stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        client().pods().inNamespace(NS).withLabel("etcd_cluster", "gamma").delete();
+        await().atMost(CONVERGE).until(() -> pods("gamma").stream()
+                .noneMatch(p -> uids.contains(p.getMetadata().getUid())) && pods("gamma").size() == 3);
+        awaitConverged("gamma", 3);
+        assertThat(pods("gamma").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet()))
+                .isEqualTo(names);
+        assertThat(events("gamma")).extracting(Event::getReason).doesNotContain("MemberReplaced", "StepFailed");
         for (String url : endpointList("gamma")) {
             assertThat(new Etcdctl(url).run("get", "kept", "--print-value-only", "--consistency=s").output())
                     .contains("on-claims");

@@ -40,6 +40,10 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     private String currentVersion;
 
+    @JsonPropertyDescription("The cluster's seed member, recorded before its pod is created: the only seed the operator"
+            + " creates. A cluster that ran and lost every member is not seeded again unless a person asks for it.")
+    private String seedMember;
+
     private String targetVersion;
 
     @JsonPropertyDescription("The metadata.generation this status reflects.")
@@ -133,6 +137,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setCurrentVersion(String currentVersion) {
         this.currentVersion = currentVersion;
+    }
+
+    public String getSeedMember() {
+        return seedMember;
+    }
+
+    public void setSeedMember(String seedMember) {
+        this.seedMember = seedMember;
     }
 
     public String getTargetVersion() {

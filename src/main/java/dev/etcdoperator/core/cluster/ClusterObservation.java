@@ -1,5 +1,7 @@
 package dev.etcdoperator.core.cluster;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,11 +26,16 @@ import java.util.Set;
  * @param tls            peers talk TLS (peer URLs are {@code https})
  * @param claims         names of the member data claims that exist (claim name = member name); only read when
  *                       {@code persistent}
+ * @param seedMember     the seed member the status records ({@code status.seedMember}): the only seed the operator
+ *                       creates; null before one was chosen
+ * @param reseedRequested the person asked, on the resource, to start a cluster that lost every member again,
+ *                       empty (the reseed annotation names the cluster's uid, and the status reports the loss)
+ * @param now            when the observation was made; null when not known (then no pod counts as stuck)
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
-        Set<String> claims) {
+        Set<String> claims, String seedMember, boolean reseedRequested, Instant now) {
 
     public ClusterObservation {
         Objects.requireNonNull(cluster, "cluster");
@@ -41,12 +48,55 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         claims = Set.copyOf(claims == null ? Set.of() : claims);
     }
 
+    /** Without a recorded seed, a reseed request or a time. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, null, false, null);
+    }
+
     /** The brief form: no cluster domain, no TLS, no claims known. */
     public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
             boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
             Map<Long, MemberHealth> health, String currentVersion) {
         this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
                 currentVersion, "", false, Set.of());
+    }
+
+    /**
+     * The cluster ran: a member answered the operator once ({@code status.currentVersion} is written the first time
+     * one does). Its data may be anywhere its members were; a cluster that ran is never seeded again by itself.
+     */
+    public boolean ran() {
+        return currentVersion != null;
+    }
+
+    /** The claims named as this cluster's members, sorted; empty unless {@code persistent}. */
+    public List<String> memberClaims() {
+        MemberNaming naming = naming();
+        return persistent ? claims.stream().filter(naming::isMemberName).sorted().toList() : List.of();
+    }
+
+    /**
+     * etcd's {@code --initial-cluster} ({@code name=peerURL,...}) for a member whose pod is created again: the
+     * member list when a member answered (a member added but not started is named by its peer URL), else the members
+     * the claims name. etcd ignores it when the member's data directory holds data, and finds its peers with it when
+     * not.
+     */
+    public String initialCluster() {
+        MemberNaming naming = naming();
+        List<String> parts = new ArrayList<>();
+        if (members.isPresent() && !members.get().isEmpty()) {
+            for (EtcdMember m : members.get()) {
+                String name = m.started() ? m.name() : naming.memberOfPeerUrl(m.peerUrl()).orElse("");
+                parts.add(name + "=" + m.peerUrl());
+            }
+        } else {
+            memberClaims().forEach(c -> parts.add(c + "=" + naming.peerUrl(c)));
+        }
+        return String.join(",", parts);
     }
 
     /** Names and URLs of this cluster's members. */

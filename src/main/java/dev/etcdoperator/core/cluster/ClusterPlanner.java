@@ -1,5 +1,6 @@
 package dev.etcdoperator.core.cluster;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -9,7 +10,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
+import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.AllMembersLost;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -17,6 +20,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
@@ -31,44 +35,55 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * are the members that are not learners; quorum is a majority ({@code n/2+1}) of voters. A removal is
  * <em>safe</em> when it is a learner's, or when the healthy voters left are still a majority of the voters left.
  * A member is <em>dead</em> when it started and its pod is gone or has ended (non-persistent), when its pod
- * and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours.
+ * and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours. A
+ * member is <em>away</em> when it is persistent, started, and its pod is gone but still terminating (a lost node):
+ * it is recreated on its claim once that pod is gone, and blocks nothing else meanwhile. The cluster <em>ran</em>
+ * once a member answered ({@code status.currentVersion} is set): a cluster that ran is never seeded again by itself.
  *
  * <p>The first rule that applies wins:
  * <ol>
  * <li>{@code spec.paused}: {@link Paused}.</li>
  * <li>No member answered:
  *   <ul>
- *   <li>no pod at all: {@link CreateSeed} with state {@code new} (named after an existing claim if the cluster never
- *   ran; persistent clusters that ran recreate their claims' pods in place instead);</li>
- *   <li>persistent, the cluster ran, and a claim has no pod: {@link CreateMemberPod} in place (a majority must be
- *   back before any member can answer);</li>
+ *   <li>no pod at all and the cluster never ran: {@link CreateSeed} of the seed the status records, else
+ *   {@link RecordSeed} of a new one (named after a claim an earlier cluster of this name left, if any): its pod
+ *   is created only once the status records it, so a lagging view of the pods never starts a second seed;</li>
+ *   <li>no pod at all, the cluster ran, and claims are left: {@link CreateMemberPod} in place on the first;</li>
+ *   <li>no pod and no claim, and the cluster ran: {@link AllMembersLost}, unless a person asked for a reseed
+ *   ({@link RecordSeed} with {@code reseed}: a new, empty cluster);</li>
+ *   <li>persistent, the cluster ran, and a claim has no pod: {@link CreateMemberPod} in place; a pod on a claim has
+ *   ended: {@link DeletePod} to recreate it (a majority must be back before any member can answer);</li>
  *   <li>only terminating pods: {@link Wait} {@code PodTerminating};</li>
- *   <li>the cluster never ran ({@code currentVersion} null) or a pod is not running yet: {@link Wait}
- *   {@code MembersStarting};</li>
- *   <li>else {@link QuorumLost}: every pod runs, none answers.</li>
+ *   <li>the cluster never ran or a pod is starting (not running, not ended): {@link Wait} {@code MembersStarting};</li>
+ *   <li>without claims, every pod has ended: {@link AllMembersLost};</li>
+ *   <li>else {@link QuorumLost}: the pods run or have ended, none answers.</li>
  *   </ul></li>
  * <li>A member etcd knows has no pod and needs one: added but never started, or persistent with its claim
- *   present: {@link CreateMemberPod} with state {@code existing} ({@link Wait} while a pod of that name is still
- *   terminating). This changes no membership, so it is done even without quorum: it is how quorum comes back.</li>
- * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
+ *   present: {@link CreateMemberPod} with state {@code existing} (not while a pod of that name is still
+ *   terminating: see rule 15). This changes no membership, so it is done even without quorum: it is how quorum
+ *   comes back.</li>
  * <li>Persistent, a started member's pod has ended and the member is unhealthy: {@link DeletePod} so that
- *   rule 3 recreates it on its data.</li>
+ *   rule 3 recreates it on its data; also without quorum, for the same reason.</li>
+ * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
  * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe, else {@link Wait} {@code QuorumAtRisk}. A
- *   later observation adds a fresh member (rule 12): that is a replacement.</li>
+ *   later observation adds a fresh member (rule 13): that is a replacement.</li>
  * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}.</li>
  * <li>More members than {@code spec.size} and a learner among them: {@link RemoveMember} the learner.</li>
  * <li>A learner: {@link PromoteLearner} once it is healthy and its raft index has reached 90% of the highest
  *   voter's (etcd's own readiness bar), else {@link Wait} {@code LearnerCatchingUp} (or {@code MemberStarting}
- *   while its pod does not run).</li>
- * <li>A member whose pod does not run yet: {@link Wait} {@code MemberStarting}.</li>
- * <li>More voters than {@code spec.size}: {@link RemoveMember} {@code ScaleDown}, choosing an unhealthy follower,
- *   then a healthy follower, the leader only when no follower is left; if unsafe, {@link Wait}
- *   {@code QuorumAtRisk}.</li>
- * <li>Any member unhealthy: {@link Wait} {@code MemberNotHealthy}.</li>
+ *   while its pod does not run, {@code PodTerminating} while its old pod terminates).</li>
+ * <li>A member that is not away and whose pod does not run yet: {@link Wait} {@code MemberStarting}.</li>
+ * <li>More voters than {@code spec.size}: {@link RemoveMember} {@code ScaleDown}, choosing an unhealthy follower
+ *   (a member away first), then a healthy follower, the leader only when no follower is left; if unsafe,
+ *   {@link Wait} {@code QuorumAtRisk}.</li>
+ * <li>Any member unhealthy that is not away: {@link Wait} {@code MemberNotHealthy}.</li>
  * <li>Fewer members than {@code spec.size}: {@link AddMember} (as a learner) with a fresh name.</li>
- * <li>A member's pod runs another version than {@code spec.version}: check the change from the lowest running
- *   version with {@link VersionPolicy}; refused: {@link Refuse}; allowed: {@link UpgradeMember} on a follower,
- *   the leader last. Every member is healthy and voting here (rules 9 to 12).</li>
+ * <li>A member's pod (not away) runs another version than {@code spec.version}: check the change from the lowest
+ *   running version with {@link VersionPolicy}; refused: {@link Refuse}; allowed: {@link UpgradeMember} on a
+ *   follower, the leader last, unless a member is away and restarting this one would leave fewer healthy voters
+ *   than a majority ({@link Wait} {@code QuorumAtRisk}).</li>
+ * <li>A member is away: {@link Wait} {@code PodTerminating} (the status builder reports a pod terminating longer
+ *   than {@link #STUCK_AFTER} past its deletion timestamp for a person).</li>
  * <li>Else {@link Nothing}.</li>
  * </ol>
  * New pods (seed, added, recreated) run the lowest version the cluster runs (so a refused or pending upgrade is
@@ -76,6 +91,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  */
 public final class ClusterPlanner {
     private static final int NAME_ATTEMPTS = 100;
+
+    /** How long past its deletion timestamp a terminating pod counts as stuck, and is reported for a person. */
+    public static final Duration STUCK_AFTER = Duration.ofMinutes(5);
 
     private final RandomGenerator random;
     private final VersionPolicy versions;
@@ -135,39 +153,74 @@ public final class ClusterPlanner {
     private Step planWithoutMembers(ClusterObservation o) {
         MemberNaming naming = o.naming();
         List<MemberPod> live = o.livePods();
-        boolean ran = o.currentVersion() != null;
-        List<String> claims = o.persistent()
-                ? o.claims().stream().filter(naming::isMemberName).sorted().toList() : List.of();
+        boolean ran = o.ran();
+        List<String> claims = o.memberClaims();
         if (o.pods().isEmpty()) {
-            if (claims.isEmpty()) {
-                String name = freshName(o, Set.of());
-                return new CreateSeed(name, naming.peerUrl(name), o.desiredVersion());
+            if (!ran) {
+                return seed(o, claims);
             }
-            String first = claims.get(0);
-            return ran
-                    ? new CreateMemberPod(first, naming.peerUrl(first), Step.STATE_EXISTING, runningVersion(o),
-                            CreateMemberPod.RECREATING_IN_PLACE)
-                    : new CreateSeed(first, naming.peerUrl(first), o.desiredVersion());
+            if (!claims.isEmpty()) {
+                String first = claims.get(0);
+                return new CreateMemberPod(first, naming.peerUrl(first), Step.STATE_EXISTING, runningVersion(o),
+                        CreateMemberPod.RECREATING_IN_PLACE);
+            }
+            return o.reseedRequested() ? new RecordSeed(freshName(o, Set.of()), true)
+                    : allMembersLost(o, "no member pod and no data claim is left");
         }
         if (ran) {
+            // members on claims come back with their data, one pod at a time, before any can answer
             for (String claim : claims) {
                 if (o.livePod(claim).isEmpty() && !o.terminatingPod(claim)) {
                     return new CreateMemberPod(claim, naming.peerUrl(claim), Step.STATE_EXISTING, runningVersion(o),
                             CreateMemberPod.RECREATING_IN_PLACE);
                 }
             }
+            for (MemberPod p : sortedByName(live)) {
+                if (p.stopped() && claims.contains(p.name())) {
+                    return new DeletePod(p.name(), DeletePod.POD_STOPPED);
+                }
+            }
         }
         if (live.isEmpty()) {
             return new Wait(Wait.POD_TERMINATING, "Waiting for pods " + names(o.pods()) + " to finish terminating.");
         }
-        List<MemberPod> starting = live.stream().filter(p -> !p.running()).toList();
+        List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped()).toList();
         if (!ran || !starting.isEmpty()) {
             return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods "
-                    + names(live) + " are starting.");
+                    + names(ran ? starting : live) + " are starting.");
         }
-        return new QuorumLost("No etcd member answers although pods " + names(live) + " are running. The operator"
+        if (live.stream().allMatch(MemberPod::stopped) && !o.persistent()) {
+            return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
+                    + " not on claims, and a pod that ended does not start again");
+        }
+        List<MemberPod> ended = live.stream().filter(MemberPod::stopped).toList();
+        List<MemberPod> running = live.stream().filter(MemberPod::running).toList();
+        return new QuorumLost("No etcd member answers although pods " + names(running) + " are running"
+                + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)") + ". The operator"
                 + " changes nothing: check the pods' logs; if a majority of members is lost for good, restore the"
                 + " cluster from a backup.");
+    }
+
+    /**
+     * The seed of a cluster that never ran: the one the status records, else a new one to record first (named after
+     * a claim an earlier cluster of this name left, if any, so that it starts on that data).
+     */
+    private Step seed(ClusterObservation o, List<String> claims) {
+        String recorded = o.seedMember();
+        if (recorded != null && !recorded.isBlank()) {
+            return new CreateSeed(recorded, o.naming().peerUrl(recorded), o.desiredVersion());
+        }
+        return new RecordSeed(claims.isEmpty() ? freshName(o, Set.of()) : claims.get(0), false);
+    }
+
+    private static AllMembersLost allMembersLost(ClusterObservation o, String what) {
+        String c = o.cluster();
+        return new AllMembersLost("Every member of the cluster is lost: it ran (etcd " + o.currentVersion()
+                + "), and " + what + ". Its data is gone unless it is restored from a backup. A new seed would be an"
+                + " empty etcd behind the same client Service, so the operator creates nothing. Restore it with an"
+                + " EtcdRestore, or, to start it again empty, annotate it: kubectl annotate etcdcluster " + c + " "
+                + ClusterAnnotations.RESEED + "=$(kubectl get etcdcluster " + c
+                + " -o jsonpath='{.metadata.uid}')");
     }
 
     private Step planWithMembers(ClusterObservation o, List<Seat> seats) {
@@ -181,14 +234,24 @@ public final class ClusterPlanner {
             boolean onClaim = s.started() && o.persistent() && o.claims().contains(s.name()) && !s.healthy();
             if (addedNeverStarted || onClaim) {
                 if (o.terminatingPod(s.name())) {
-                    return new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + s.name()
-                            + " to finish terminating before creating it again.");
+                    // its name is taken until the old pod is gone; that blocks this member only (rule 15)
+                    continue;
                 }
                 return new CreateMemberPod(s.name(), s.member().peerUrl(), Step.STATE_EXISTING, runningVersion(o),
                         addedNeverStarted ? CreateMemberPod.STARTING_ADDED_MEMBER : CreateMemberPod.RECREATING_IN_PLACE);
             }
         }
-        // 4. quorum
+        // 4. persistent: a pod that ended is deleted so that rule 3 recreates it on its claim; no membership change,
+        // so done without quorum too: it is how quorum comes back
+        if (o.persistent()) {
+            for (Seat s : seats) {
+                if (s.started() && s.pod().isPresent() && s.podStopped() && !s.healthy()
+                        && o.claims().contains(s.name())) {
+                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
+                }
+            }
+        }
+        // 5. quorum
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
         if (healthyVoters.size() < majority(voters.size())) {
@@ -197,15 +260,6 @@ public final class ClusterPlanner {
                     + " healthy (not healthy: " + String.join(", ", down) + "); etcd needs " + majority(voters.size())
                     + ". The operator changes nothing until a majority is back; if those members are lost for good,"
                     + " restore the cluster from a backup.");
-        }
-        // 5. persistent: a stopped pod is deleted so that rule 3 recreates it on its claim
-        if (o.persistent()) {
-            for (Seat s : seats) {
-                if (s.started() && s.pod().isPresent() && s.podStopped() && !s.healthy()
-                        && o.claims().contains(s.name())) {
-                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
-                }
-            }
         }
         // 6. dead members
         for (Seat s : seats) {
@@ -232,7 +286,10 @@ public final class ClusterPlanner {
         // 9. learners
         for (Seat l : learners) {
             if (!l.podRunning()) {
-                return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of learner " + l.name() + " to run.");
+                return o.terminatingPod(l.name()) && l.pod().isEmpty()
+                        ? new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + l.name()
+                                + " to finish terminating before creating the pod of learner " + l.name() + " again.")
+                        : new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of learner " + l.name() + " to run.");
             }
             long top = voters.stream().filter(Seat::healthy).mapToLong(Seat::raftIndex).max().orElse(0L);
             if (l.healthy() && caughtUp(l.raftIndex(), top)) {
@@ -242,9 +299,9 @@ public final class ClusterPlanner {
                     ? " is catching up with the leader (raft index " + l.raftIndex() + " of " + top + ")."
                     : " is not healthy yet.") + " It is promoted once it has caught up.");
         }
-        // 10. a voter whose pod does not run yet
+        // 10. a voter whose pod does not run yet (one whose old pod still terminates waits alone: rule 15)
         for (Seat s : voters) {
-            if (!s.podRunning()) {
+            if (!s.podRunning() && !away(o, s)) {
                 return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of member " + s.name() + " to run.");
             }
         }
@@ -256,7 +313,7 @@ public final class ClusterPlanner {
                     : quorumAtRisk(victim, seats, "member");
         }
         // 12. wait for every member to be healthy before growing or upgrading
-        List<String> sick = seats.stream().filter(s -> !s.healthy()).map(Seat::name).toList();
+        List<String> sick = seats.stream().filter(s -> !s.healthy() && !away(o, s)).map(Seat::name).toList();
         if (!sick.isEmpty()) {
             return new Wait(Wait.MEMBER_NOT_HEALTHY, "Waiting for member" + (sick.size() > 1 ? "s " : " ")
                     + String.join(", ", sick) + " to become healthy before scaling or upgrading.");
@@ -268,12 +325,25 @@ public final class ClusterPlanner {
             return new AddMember(name, naming.peerUrl(name), runningVersion(o));
         }
         // 14. version
-        return planVersion(o, seats);
+        Step version = planVersion(o, seats);
+        if (!(version instanceof Nothing)) {
+            return version;
+        }
+        // 15. members whose old pod still terminates (a lost node): recreated on their claims once it is gone
+        List<String> away = seats.stream().filter(s -> away(o, s)).map(Seat::name).toList();
+        if (!away.isEmpty()) {
+            return new Wait(Wait.POD_TERMINATING, "Waiting for the old pod" + (away.size() > 1 ? "s " : " ")
+                    + String.join(", ", away) + " to finish terminating; " + (away.size() > 1 ? "their" : "its")
+                    + " member" + (away.size() > 1 ? "s are" : " is") + " then recreated on " + (away.size() > 1
+                    ? "their claims" : "its claim") + ". Everything else is done.");
+        }
+        return version;
     }
 
     private Step planVersion(ClusterObservation o, List<Seat> seats) {
         String wanted = o.desiredVersion();
-        List<Seat> behind = seats.stream().filter(s -> !Objects.equals(podVersion(o, s), wanted)).toList();
+        List<Seat> behind = seats.stream()
+                .filter(s -> !away(o, s) && !Objects.equals(podVersion(o, s), wanted)).toList();
         if (behind.isEmpty()) {
             return new Nothing();
         }
@@ -283,7 +353,37 @@ public final class ClusterPlanner {
             return new Refuse(verdict.reason(), verdict.message());
         }
         Seat next = behind.stream().filter(s -> !s.leader()).findFirst().orElse(behind.get(0));
+        // an upgrade restarts the member: with a member away, the others must keep a majority without it
+        List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
+        long healthy = voters.stream().filter(Seat::healthy).count();
+        if (healthy < voters.size() && healthy - (next.healthy() ? 1 : 0) < majority(voters.size())) {
+            List<String> down = voters.stream().filter(s -> !s.healthy()).map(ClusterPlanner::label).toList();
+            return new Wait(Wait.QUORUM_AT_RISK, "Not upgrading member " + next.name() + " yet: while "
+                    + String.join(", ", down) + (down.size() > 1 ? " are" : " is") + " away, restarting it would"
+                    + " leave fewer healthy voting members than a majority.");
+        }
         return new UpgradeMember(next.name(), podVersion(o, next), wanted);
+    }
+
+    /**
+     * A started member whose pod is gone but still terminating (its node may be lost), on a claim: it is recreated
+     * in place once the old pod is gone, and blocks nothing else meanwhile. Without claims such a member is dead.
+     */
+    private static boolean away(ClusterObservation o, Seat s) {
+        return o.persistent() && s.started() && s.pod().isEmpty() && o.terminatingPod(s.name());
+    }
+
+    /**
+     * The pods that have been terminating for longer than {@link #STUCK_AFTER} past their deletion timestamp (the
+     * end of their grace period), sorted by name: typically pods of a node that was lost.
+     */
+    public static List<MemberPod> stuckPods(ClusterObservation o) {
+        if (o.now() == null) {
+            return List.of();
+        }
+        return o.pods().stream().filter(p -> p.terminating() && p.deletionTimestamp() != null
+                && o.now().isAfter(p.deletionTimestamp().plus(STUCK_AFTER)))
+                .sorted(Comparator.comparing(MemberPod::name)).toList();
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.etcdoperator.api.v1beta2.MemberDetail;
 import dev.etcdoperator.api.v1beta2.MembersStatus;
 import dev.etcdoperator.core.cluster.ClusterPlanner.Seat;
 import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.AllMembersLost;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -19,6 +20,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
@@ -31,9 +33,13 @@ import dev.etcdoperator.core.status.Conditions;
  * details, versions and the client service. Pure; times come from the {@link Clock}, and a condition whose status,
  * reason and message do not change is left exactly as it was.
  *
- * <p>Phase: {@code Failed} while quorum is lost ({@code reason: QuorumLost}); {@code Creating} until the first
- * observation in which {@code spec.size} members are voting, healthy and ready; {@code Running} from then on. An
- * invalid spec ({@code Failed}/{@code InvalidSpec}) is the reconciler's to set: it does not plan then.
+ * <p>Phase: {@code Failed} while quorum is lost ({@code reason: QuorumLost}) or every member of a cluster that ran is
+ * lost ({@code reason: AllMembersLost}); {@code Creating} until the first observation in which {@code spec.size}
+ * members are voting, healthy and ready; {@code Running} from then on; {@code Creating} again once a person had a
+ * cluster that lost every member seeded again. An invalid spec ({@code Failed}/{@code InvalidSpec}) is the
+ * reconciler's to set: it does not plan then.
+ *
+ * <p>{@code seedMember} is recorded when the planner chooses the seed ({@link RecordSeed}), before its pod exists.
  */
 public final class ClusterStatusBuilder {
     public static final String PHASE_CREATING = "Creating";
@@ -46,7 +52,10 @@ public final class ClusterStatusBuilder {
     public static final String UPGRADING = "Upgrading";
 
     public static final String REASON_QUORUM_LOST = "QuorumLost";
+    public static final String REASON_ALL_MEMBERS_LOST = "AllMembersLost";
     public static final String REASON_PAUSED = "ControlPaused";
+    /** A pod has been terminating for longer than {@link ClusterPlanner#STUCK_AFTER}: a person should look. */
+    public static final String REASON_POD_STUCK = "PodStuckTerminating";
 
     private final Conditions conditions;
     private final VersionPolicy versions;
@@ -77,7 +86,13 @@ public final class ClusterStatusBuilder {
         status.setServiceName(naming.clientServiceName());
         status.setClientPort(MemberNaming.CLIENT_PORT);
         status.setControlPaused(o.paused());
-        if (!seats.isEmpty()) {
+        if (step instanceof RecordSeed r) {
+            status.setSeedMember(r.name());
+        }
+        if (step instanceof RecordSeed r && r.reseed()) {
+            // the new seed starts a new cluster: it has not run, whatever the lost one ran
+            status.setCurrentVersion(null);
+        } else if (!seats.isEmpty()) {
             status.setCurrentVersion(ClusterPlanner.runningVersion(o));
         } else if (status.getCurrentVersion() == null) {
             status.setCurrentVersion(o.currentVersion());
@@ -87,7 +102,7 @@ public final class ClusterStatusBuilder {
 
         Condition upgrading = upgrading(o, seats, step);
         set(status, available(o, seats, step), generation);
-        set(status, recovering(step), generation);
+        set(status, recovering(o, step), generation);
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
@@ -101,16 +116,21 @@ public final class ClusterStatusBuilder {
 
     private static void phase(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats, Step step) {
         String before = status.getPhase();
-        boolean quorumLostBefore = PHASE_FAILED.equals(before) && REASON_QUORUM_LOST.equals(status.getReason());
-        if (step instanceof QuorumLost) {
+        boolean lostBefore = PHASE_FAILED.equals(before) && (REASON_QUORUM_LOST.equals(status.getReason())
+                || REASON_ALL_MEMBERS_LOST.equals(status.getReason()));
+        if (step instanceof QuorumLost || step instanceof AllMembersLost) {
             status.setPhase(PHASE_FAILED);
-            status.setReason(REASON_QUORUM_LOST);
+            status.setReason(step instanceof QuorumLost ? REASON_QUORUM_LOST : REASON_ALL_MEMBERS_LOST);
             return;
         }
-        if (quorumLostBefore) {
+        if (lostBefore) {
             status.setReason(null);
         }
-        boolean ranBefore = PHASE_RUNNING.equals(before) || quorumLostBefore;
+        if (step instanceof RecordSeed r && r.reseed()) {
+            status.setPhase(PHASE_CREATING);
+            return;
+        }
+        boolean ranBefore = PHASE_RUNNING.equals(before) || lostBefore;
         status.setPhase(ranBefore || allReady(o, seats) ? PHASE_RUNNING : PHASE_CREATING);
     }
 
@@ -122,6 +142,9 @@ public final class ClusterStatusBuilder {
     private static Condition available(ClusterObservation o, List<Seat> seats, Step step) {
         if (step instanceof QuorumLost q) {
             return condition(AVAILABLE, false, REASON_QUORUM_LOST, q.message());
+        }
+        if (step instanceof AllMembersLost l) {
+            return condition(AVAILABLE, false, REASON_ALL_MEMBERS_LOST, l.message());
         }
         if (seats.isEmpty()) {
             if (o.pods().isEmpty()) {
@@ -141,13 +164,17 @@ public final class ClusterStatusBuilder {
                 + " voting members are healthy" + (leader == null ? "." : "; the leader is " + leader + "."));
     }
 
-    private static Condition recovering(Step step) {
+    private static Condition recovering(ClusterObservation o, Step step) {
         if (step instanceof Paused p) {
             return condition(RECOVERING, false, REASON_PAUSED, p.describe());
         }
         if (step instanceof QuorumLost q) {
             return condition(RECOVERING, false, REASON_QUORUM_LOST, "Members cannot be replaced without quorum; the"
                     + " operator waits for a majority to answer again (see the Available condition).");
+        }
+        if (step instanceof AllMembersLost) {
+            return condition(RECOVERING, false, REASON_ALL_MEMBERS_LOST, "No member is left to recover from; the"
+                    + " operator waits for a restore or a reseed request (see the Available condition).");
         }
         if (step instanceof RemoveMember r && RemoveMember.DEAD_MEMBER.equals(r.reason())) {
             return condition(RECOVERING, true, "ReplacingDeadMember", r.describe());
@@ -159,10 +186,28 @@ public final class ClusterStatusBuilder {
         if (step instanceof CreateMemberPod c && CreateMemberPod.RECREATING_IN_PLACE.equals(c.reason())) {
             return condition(RECOVERING, true, CreateMemberPod.RECREATING_IN_PLACE, c.describe());
         }
+        List<MemberPod> stuck = ClusterPlanner.stuckPods(o);
+        if (!stuck.isEmpty()) {
+            return condition(RECOVERING, true, REASON_POD_STUCK, stuckMessage(o, stuck));
+        }
         if (step instanceof Wait w && recoveryWait(w)) {
             return condition(RECOVERING, true, w.reason(), w.message());
         }
         return condition(RECOVERING, false, "NoFailedMembers", "No member needs replacing or restarting.");
+    }
+
+    private static String stuckMessage(ClusterObservation o, List<MemberPod> stuck) {
+        StringBuilder m = new StringBuilder();
+        for (MemberPod p : stuck) {
+            m.append("Pod ").append(p.name()).append(" has been terminating since ").append(p.deletionTimestamp())
+                    .append(o.persistent() && o.claims().contains(p.name())
+                            ? "; member " + p.name() + " is recreated on its claim " + p.name() + " once it is gone. "
+                            : "; its member is replaced without it, or has been. ");
+        }
+        return m.append("Other work goes on meanwhile. Its node may be lost: once you know it is (or that its etcd no"
+                + " longer runs), delete the pod by force: kubectl delete pod -n " + o.namespace()
+                + " --grace-period=0 --force " + String.join(" ", stuck.stream().map(MemberPod::name).toList()))
+                .toString();
     }
 
     private static Condition scaling(ClusterObservation o, List<Seat> seats, Step step) {
@@ -174,6 +219,13 @@ public final class ClusterStatusBuilder {
         }
         if (step instanceof QuorumLost) {
             return condition(SCALING, false, REASON_QUORUM_LOST, "Scaling is on hold while quorum is lost." + progress);
+        }
+        if (step instanceof AllMembersLost) {
+            return condition(SCALING, false, REASON_ALL_MEMBERS_LOST, "Scaling is on hold: every member is lost."
+                    + progress);
+        }
+        if (step instanceof RecordSeed r) {
+            return condition(SCALING, true, r.reseed() ? "Reseeding" : "ChoosingSeedMember", r.describe() + progress);
         }
         if (step instanceof CreateSeed c) {
             return condition(SCALING, true, "CreatingSeedMember", c.describe() + progress);
@@ -205,6 +257,9 @@ public final class ClusterStatusBuilder {
         }
         if (step instanceof QuorumLost) {
             return condition(UPGRADING, false, REASON_QUORUM_LOST, "Upgrades are on hold while quorum is lost.");
+        }
+        if (step instanceof AllMembersLost) {
+            return condition(UPGRADING, false, REASON_ALL_MEMBERS_LOST, "Upgrades are on hold: every member is lost.");
         }
         if (step instanceof Refuse r) {
             return condition(UPGRADING, false, r.reason(), r.message());

@@ -1,5 +1,6 @@
 package dev.etcdoperator.core.cluster;
 
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -13,12 +14,20 @@ import java.util.Objects;
  * @param hasClaim    the pod mounts a PersistentVolumeClaim for its data
  * @param stopped     the pod has ended (phase Failed or Succeeded) and will not run again; a pod that is
  *                    pending, initializing or restarting its container is not running but not stopped either
+ * @param deletionTimestamp when {@code terminating}, the pod's {@code metadata.deletionTimestamp} (the time its
+ *                    grace period ends); null when not known or not terminating
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
-        boolean hasClaim, boolean stopped) {
+        boolean hasClaim, boolean stopped, Instant deletionTimestamp) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** Without a deletion timestamp. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, null);
     }
 
     /** A pod that either runs or has ended for good. */

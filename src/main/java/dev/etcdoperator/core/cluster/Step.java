@@ -15,7 +15,29 @@ public sealed interface Step {
 
     String describe();
 
-    /** No pod and no reachable member: create the first member's pod with initial state {@code new}. */
+    /**
+     * A cluster that never ran (or that a person asked to start again empty) has no seed yet: record {@code name}
+     * as its seed in the status. The seed's pod is created only in a later reconcile, from what the status then
+     * says, so that a view of the pods that lags behind can never start a second, independent seed.
+     *
+     * @param reseed a person asked to start a cluster that lost every member again, empty: the request is consumed
+     *               (its annotation removed) and the status forgets that the cluster ran
+     */
+    record RecordSeed(String name, boolean reseed) implements Step {
+        public RecordSeed {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String describe() {
+            return reseed
+                    ? "Starting the cluster again, empty, as its reseed annotation asks: " + name
+                            + " is its new seed member; the data of the lost members is not in it."
+                    : "Choosing " + name + " as the first member; its pod is created next.";
+        }
+    }
+
+    /** No pod and no reachable member: create the recorded seed member's pod with initial state {@code new}. */
     record CreateSeed(String name, String peerUrl, String version) implements Step {
         public CreateSeed {
             Objects.requireNonNull(name, "name");
@@ -139,6 +161,18 @@ public sealed interface Step {
 
     /** Fewer than a majority of voting members are healthy: change nothing. */
     record QuorumLost(String message) implements Step {
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /**
+     * The cluster ran, and every member is gone with its data (no pod that can run again, no data claim): the
+     * operator creates nothing, since a new seed would be an empty etcd behind the same client Service. A restore
+     * or a person's explicit reseed request brings it back.
+     */
+    record AllMembersLost(String message) implements Step {
         @Override
         public String describe() {
             return message;

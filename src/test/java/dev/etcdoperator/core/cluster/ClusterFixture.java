@@ -1,5 +1,6 @@
 package dev.etcdoperator.core.cluster;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,6 +17,7 @@ final class ClusterFixture {
     static final String CLUSTER = "demo";
     static final String NAMESPACE = "prod";
     static final MemberNaming NAMING = new MemberNaming(CLUSTER, NAMESPACE);
+    static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
     private final Map<String, MemberPod> pods = new LinkedHashMap<>();
     private final Map<String, EtcdMember> members = new LinkedHashMap<>();
@@ -27,6 +29,9 @@ final class ClusterFixture {
     private boolean paused;
     private boolean persistent;
     private boolean answering = true;
+    private String seed;
+    private boolean reseed;
+    private Instant now = NOW;
     private long nextId = 0x1001;
 
     private ClusterFixture(int size, String version) {
@@ -51,6 +56,7 @@ final class ClusterFixture {
             f.voter(name(i), i == 0, version);
         }
         f.current = version;
+        f.seed = name(0);
         return f;
     }
 
@@ -100,6 +106,27 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The seed member the status records. */
+    ClusterFixture seed(String name) {
+        seed = name;
+        return this;
+    }
+
+    String seed() {
+        return seed;
+    }
+
+    /** A person put the reseed annotation (with the cluster's uid) on a cluster that reports every member lost. */
+    ClusterFixture reseedRequested() {
+        reseed = true;
+        return this;
+    }
+
+    ClusterFixture now(Instant t) {
+        now = t;
+        return this;
+    }
+
     ClusterFixture paused() {
         paused = true;
         return this;
@@ -143,6 +170,14 @@ final class ClusterFixture {
         MemberPod p = pods.get(name);
         pods.put(name, new MemberPod(name, p == null || p.running(), false, true,
                 p == null ? version : p.etcdVersion(), persistent));
+        return this;
+    }
+
+    /** The pod has been terminating since {@code deletion} (its deletion timestamp), its node lost. */
+    ClusterFixture podTerminatingSince(String name, Instant deletion) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, false, false, true, p == null ? version : p.etcdVersion(), persistent,
+                false, deletion));
         return this;
     }
 
@@ -192,6 +227,40 @@ final class ClusterFixture {
         return this;
     }
 
+    /**
+     * Makes health follow the pods as etcd would: when the pods of a majority of voters run, each member whose pod
+     * runs answers healthy (the leader stays, or the first of them leads); without such a majority no member
+     * answers.
+     */
+    ClusterFixture settle() {
+        List<String> voters = members.entrySet().stream().filter(e -> !e.getValue().learner()).map(Map.Entry::getKey)
+                .toList();
+        long up = voters.stream().filter(this::podRuns).count();
+        boolean quorum = !voters.isEmpty() && up >= ClusterPlanner.majority(voters.size());
+        String leader = leaderName().filter(this::podRuns)
+                .orElse(quorum ? voters.stream().filter(this::podRuns).findFirst().orElse(null) : null);
+        for (Map.Entry<String, EtcdMember> e : members.entrySet()) {
+            long id = e.getValue().id();
+            if (quorum && podRuns(e.getKey())) {
+                MemberHealth h = health.get(id);
+                String v = pods.get(e.getKey()).etcdVersion();
+                health.put(id, new MemberHealth(id, true, e.getKey().equals(leader), v, h == null ? 1000 : h.raftIndex()));
+            } else {
+                health.remove(id);
+            }
+        }
+        answering = quorum;
+        if (answering) {
+            current = ClusterPlanner.runningVersion(observe());
+        }
+        return this;
+    }
+
+    private boolean podRuns(String name) {
+        MemberPod p = pods.get(name);
+        return p != null && p.running() && !p.terminating();
+    }
+
     long id(String name) {
         return members.get(name).id();
     }
@@ -214,12 +283,21 @@ final class ClusterFixture {
                 ? Optional.of(List.copyOf(members.values())) : Optional.empty();
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
-                Set.copyOf(claims));
+                Set.copyOf(claims), seed, reseed, now);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
     ClusterFixture apply(Step step) {
-        if (step instanceof Step.CreateSeed s) {
+        if (step instanceof Step.RecordSeed r) {
+            seed = r.name();
+            if (r.reseed()) {
+                // the lost cluster's members are gone with it; the new seed starts a cluster of its own
+                reseed = false;
+                current = null;
+                members.clear();
+                health.clear();
+            }
+        } else if (step instanceof Step.CreateSeed s) {
             answering = true;
             persistentClaim(s.name());
             voter(s.name(), true, s.version());
@@ -234,7 +312,7 @@ final class ClusterFixture {
             EtcdMember m = members.remove(r.name());
             boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
             health.remove(m.id());
-            if (pods.containsKey(r.name())) {
+            if (pods.containsKey(r.name()) && !pods.get(r.name()).terminating()) {
                 podStopped(r.name());
             }
             if (wasLeader && !members.isEmpty()) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Random;
 
 import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.AllMembersLost;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -15,6 +16,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
@@ -30,14 +32,84 @@ class ClusterPlannerTest {
     }
 
     @Test
-    void aFreshClusterStartsWithTheSeed() {
-        Step step = plan(fresh(3, V));
-        assertThat(step).isInstanceOfSatisfying(CreateSeed.class, s -> {
-            assertThat(s.name()).matches("demo-[a-z0-9]{10}");
+    void aFreshClusterFirstRecordsItsSeedThenCreatesIt() {
+        ClusterFixture f = fresh(3, V);
+        Step first = plan(f);
+        assertThat(first).isInstanceOfSatisfying(RecordSeed.class, r -> {
+            assertThat(r.name()).matches("demo-[a-z0-9]{10}");
+            assertThat(r.reseed()).isFalse();
+        });
+        f.apply(first);
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateSeed.class, s -> {
+            assertThat(s.name()).isEqualTo(((RecordSeed) first).name());
             assertThat(s.peerUrl()).isEqualTo(NAMING.peerUrl(s.name()));
             assertThat(s.version()).isEqualTo(V);
             assertThat(s.state()).isEqualTo("new");
         });
+    }
+
+    /**
+     * However often the planner runs on a view without pods (a cache that lags behind the seed's creation), it
+     * creates the recorded seed, never a second one, whatever its random source draws.
+     */
+    @Test
+    void onlyTheRecordedSeedIsEverCreated() {
+        ClusterFixture f = fresh(3, V).seed("demo-s0000000000");
+        for (int draw = 0; draw < 50; draw++) {
+            assertThat(new ClusterPlanner(new Random(draw)).plan(f.observe()))
+                    .isEqualTo(new CreateSeed("demo-s0000000000", NAMING.peerUrl("demo-s0000000000"), V));
+        }
+        // persistent: the recorded seed wins over a claim an earlier cluster of this name left
+        assertThat(plan(fresh(3, V).persistent().claim("demo-q").seed("demo-s0000000000")))
+                .isInstanceOfSatisfying(CreateSeed.class, s -> assertThat(s.name()).isEqualTo("demo-s0000000000"));
+    }
+
+    @Test
+    void aClusterThatRanAndLostEveryMemberIsNotSeededAgain() {
+        for (int n : new int[] {1, 3, 5}) {
+            ClusterFixture f = running(n, V);
+            f.memberNames().forEach(f::podGone);
+            assertThat(plan(f.settle())).as("%d members", n).isInstanceOfSatisfying(AllMembersLost.class,
+                    l -> assertThat(l.message()).contains("lost", "no member pod and no data claim", "EtcdRestore",
+                            "kubectl annotate etcdcluster demo etcd.database.coreos.com/reseed=",
+                            "jsonpath='{.metadata.uid}'"));
+        }
+        // persistent, with the claims gone too
+        ClusterFixture p = running(3, V).persistent();
+        p.memberNames().forEach(m -> p.podGone(m).withoutClaim(m));
+        assertThat(plan(p.settle())).isInstanceOf(AllMembersLost.class);
+        // without claims, members whose pods all ended cannot start again
+        ClusterFixture ended = running(3, V);
+        ended.memberNames().forEach(ended::podStopped);
+        assertThat(plan(ended.settle())).isInstanceOfSatisfying(AllMembersLost.class,
+                l -> assertThat(l.message()).contains("every member pod has ended", "demo-a, demo-b, demo-c"));
+    }
+
+    @Test
+    void aReseedRequestStartsALostClusterAgainFromOneNewSeed() {
+        ClusterFixture f = running(3, V);
+        f.memberNames().forEach(f::podGone);
+        f.settle().reseedRequested();
+        Step first = plan(f);
+        assertThat(first).isInstanceOfSatisfying(RecordSeed.class, r -> {
+            assertThat(r.reseed()).isTrue();
+            assertThat(r.name()).matches("demo-[a-z0-9]{10}");
+        });
+        f.apply(first);
+        assertThat(f.observe().ran()).isFalse();
+        assertThat(f.observe().reseedRequested()).isFalse();
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateSeed.class,
+                s -> assertThat(s.name()).isEqualTo(((RecordSeed) first).name()));
+    }
+
+    @Test
+    void aReseedRequestChangesNothingWhileAMemberOrItsDataIsLeft() {
+        assertThat(plan(running(3, V).reseedRequested())).isEqualTo(new Nothing());
+        ClusterFixture persistent = running(3, V).persistent();
+        persistent.memberNames().forEach(persistent::podGone);
+        assertThat(plan(persistent.settle().reseedRequested())).isInstanceOf(CreateMemberPod.class);
+        ClusterFixture oneLeft = running(3, V).podGone("demo-a").podGone("demo-b");
+        assertThat(plan(oneLeft.settle().reseedRequested())).isInstanceOf(QuorumLost.class);
     }
 
     @Test
@@ -252,8 +324,10 @@ class ClusterPlannerTest {
         ClusterFixture ran = running(3, V).noAnswer();
         assertThat(plan(ran)).isInstanceOfSatisfying(QuorumLost.class,
                 q -> assertThat(q.message()).contains("demo-a, demo-b, demo-c"));
-        assertThat(plan(running(3, V).noAnswer().podStopped("demo-c")))
+        assertThat(plan(running(3, V).noAnswer().podStarting("demo-c")))
                 .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+        // a pod that ended does not start again: it is no reason to wait
+        assertThat(plan(running(3, V).noAnswer().podStopped("demo-c"))).isInstanceOf(QuorumLost.class);
         assertThat(plan(running(3, V).noAnswer().current(null)))
                 .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
     }
@@ -276,10 +350,103 @@ class ClusterPlannerTest {
                 c -> assertThat(c.name()).isEqualTo("demo-b"));
     }
 
+    /** Members whose pods ended ({@code restartPolicy: Never}) are recreated on their claims, quorum or not. */
+    @Test
+    void persistentPodsThatEndedComeBackEvenWithoutQuorum() {
+        // a minority still answers the member list
+        ClusterFixture answering = running(3, V).persistent().podStopped("demo-b").unhealthy("demo-b")
+                .podStopped("demo-c").unhealthy("demo-c");
+        assertThat(plan(answering)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        // no member answers at all
+        ClusterFixture silent = running(3, V).persistent().podStopped("demo-b").podStopped("demo-c").settle();
+        assertThat(plan(silent)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        // every pod ended
+        ClusterFixture all = running(3, V).persistent();
+        all.memberNames().forEach(all::podStopped);
+        assertThat(plan(all.settle())).isEqualTo(new DeletePod("demo-a", DeletePod.POD_STOPPED));
+    }
+
+    /**
+     * With no member to read the member list from, a member recreated on its claim gets the members the claims
+     * name as its initial cluster (etcd ignores it when the member's data directory holds data, and uses it to find
+     * its peers when not).
+     */
+    @Test
+    void theInitialClusterOfAMemberRecreatedWithoutAnAnswerComesFromTheClaims() {
+        ClusterFixture f = running(3, V).persistent();
+        f.memberNames().forEach(f::podGone);
+        ClusterObservation o = f.settle().observe();
+        assertThat(o.initialCluster()).isEqualTo("demo-a=" + NAMING.peerUrl("demo-a") + ",demo-b="
+                + NAMING.peerUrl("demo-b") + ",demo-c=" + NAMING.peerUrl("demo-c"));
+        // with an answer, the member list it gave, a member added but not started named by its peer URL
+        ClusterObservation answered = running(2, V).addedNotStarted("demo-c").observe();
+        assertThat(answered.initialCluster()).isEqualTo("demo-a=" + NAMING.peerUrl("demo-a") + ",demo-b="
+                + NAMING.peerUrl("demo-b") + ",demo-c=" + NAMING.peerUrl("demo-c"));
+    }
+
+    /** A member on a claim whose old pod is stuck terminating (a lost node), with 5 members. */
+    private static ClusterFixture oneAway() {
+        return running(5, V).persistent().podTerminatingSince("demo-b", ClusterFixture.NOW.minusSeconds(60))
+                .unhealthy("demo-b");
+    }
+
+    @Test
+    void aPodStuckTerminatingBlocksNoScaling() {
+        assertThat(plan(oneAway().size(6))).isInstanceOf(AddMember.class);
+        // scaling down takes the member that is away first
+        ClusterFixture f = oneAway().size(4);
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN));
+    }
+
+    @Test
+    void aPodStuckTerminatingBlocksNoUpgradeThatKeepsQuorum() {
+        assertThat(plan(oneAway().version("3.5.18"))).isInstanceOfSatisfying(UpgradeMember.class,
+                u -> assertThat(u.name()).isNotEqualTo("demo-b"));
+        // with three members, restarting one of the two left would cost quorum: the upgrade waits, and says why
+        ClusterFixture three = running(3, V).persistent().podTerminatingSince("demo-b", ClusterFixture.NOW)
+                .unhealthy("demo-b").version("3.5.18");
+        assertThat(plan(three)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.QUORUM_AT_RISK);
+            assertThat(w.message()).contains("demo-b", "away");
+        });
+    }
+
+    @Test
+    void aPodStuckTerminatingBlocksNoReplacementOfAnotherMember() {
+        // demo-c lost its pod and its claim: it is dead and replaced while demo-b waits for its old pod
+        ClusterFixture f = oneAway().dead("demo-c").withoutClaim("demo-c");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.DEAD_MEMBER));
+        // demo-c's pod gone but its claim kept: recreated in place
+        assertThat(plan(oneAway().dead("demo-c"))).isEqualTo(new CreateMemberPod("demo-c", NAMING.peerUrl("demo-c"),
+                "existing", V, CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
+    @Test
+    void withNothingElseToDoTheMemberWhoseOldPodTerminatesIsWaitedFor() {
+        assertThat(plan(oneAway())).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING);
+            assertThat(w.message()).contains("demo-b", "claim");
+        });
+        ClusterFixture gone = oneAway().podGone("demo-b");
+        assertThat(plan(gone)).isEqualTo(new CreateMemberPod("demo-b", NAMING.peerUrl("demo-b"), "existing", V,
+                CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
+    @Test
+    void aPodIsStuckOnlyOnceItTerminatesLongerThanTheBound() {
+        ClusterFixture f = oneAway().podTerminatingSince("demo-b", ClusterFixture.NOW)
+                .now(ClusterFixture.NOW.plus(ClusterPlanner.STUCK_AFTER));
+        assertThat(ClusterPlanner.stuckPods(f.observe())).isEmpty();
+        f.now(ClusterFixture.NOW.plus(ClusterPlanner.STUCK_AFTER).plusSeconds(1));
+        assertThat(ClusterPlanner.stuckPods(f.observe())).extracting(MemberPod::name).containsExactly("demo-b");
+        assertThat(ClusterPlanner.stuckPods(f.now(null).observe())).as("no time, no judgement").isEmpty();
+    }
+
     @Test
     void aClaimOfAClusterThatNeverRanSeedsIt() {
         ClusterFixture f = fresh(3, V).persistent().claim("demo-q");
-        assertThat(plan(f)).isEqualTo(new CreateSeed("demo-q", NAMING.peerUrl("demo-q"), V));
+        assertThat(plan(f)).isEqualTo(new RecordSeed("demo-q", false));
+        assertThat(plan(f.seed("demo-q"))).isEqualTo(new CreateSeed("demo-q", NAMING.peerUrl("demo-q"), V));
     }
 
     @Test

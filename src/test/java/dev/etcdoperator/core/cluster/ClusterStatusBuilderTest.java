@@ -54,6 +54,7 @@ class ClusterStatusBuilderTest {
     @Test
     void aFreshClusterIsCreatingItsSeed() {
         EtcdClusterStatus s = report(fresh(3, V));
+        assertThat(s.getSeedMember()).as("recorded before the seed's pod exists").matches("demo-[a-z0-9]{10}");
         assertThat(s.getPhase()).isEqualTo("Creating");
         assertThat(s.getSize()).isZero();
         assertThat(s.getReadyMembers()).isZero();
@@ -64,7 +65,11 @@ class ClusterStatusBuilderTest {
         assertThat(s.getTargetVersion()).isNull();
         assertThat(s.getObservedGeneration()).isEqualTo(1L);
         assertCondition(s, "Available", "False", "NoMembers");
-        assertCondition(s, "Scaling", "True", "CreatingSeedMember", "Creating the first member demo-", "has 0 members; spec.size asks for 3");
+        assertCondition(s, "Scaling", "True", "ChoosingSeedMember", "Choosing " + s.getSeedMember()
+                + " as the first member", "has 0 members; spec.size asks for 3");
+        report(s, fresh(3, V).seed(s.getSeedMember()));
+        assertCondition(s, "Scaling", "True", "CreatingSeedMember", "Creating the first member "
+                + s.getSeedMember(), "has 0 members; spec.size asks for 3");
         assertCondition(s, "Recovering", "False", "NoFailedMembers");
         assertCondition(s, "Upgrading", "False", "NoMembers");
         assertThat(s.getConditions()).allSatisfy(c -> assertThat(c.getLastTransitionTime()).isEqualTo(
@@ -142,6 +147,49 @@ class ClusterStatusBuilderTest {
         assertThat(s.getPhase()).isEqualTo("Running");
         assertThat(s.getReason()).isNull();
         assertCondition(s, "Available", "True", "QuorumHealthy");
+    }
+
+    @Test
+    void aClusterThatLostEveryMemberFailsWithAReasonOfItsOwnUntilAPersonActs() {
+        EtcdClusterStatus s = report(running(3, V));
+        ClusterFixture lost = running(3, V);
+        lost.memberNames().forEach(lost::podGone);
+        report(s, lost.settle());
+        assertThat(s.getPhase()).isEqualTo("Failed");
+        assertThat(s.getReason()).isEqualTo("AllMembersLost");
+        assertThat(s.getCurrentVersion()).as("what it ran is kept").isEqualTo(V);
+        assertCondition(s, "Available", "False", "AllMembersLost", "data is gone", "EtcdRestore",
+                "etcd.database.coreos.com/reseed=");
+        assertCondition(s, "Recovering", "False", "AllMembersLost");
+        assertCondition(s, "Scaling", "False", "AllMembersLost");
+        assertCondition(s, "Upgrading", "False", "AllMembersLost");
+
+        // a person asks for a new, empty cluster: it is Creating again, from a new seed, and has not run
+        report(s, lost.reseedRequested());
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        assertThat(s.getReason()).isNull();
+        assertThat(s.getCurrentVersion()).isNull();
+        assertThat(s.getSeedMember()).isNotEqualTo("demo-a").matches("demo-[a-z0-9]{10}");
+        assertCondition(s, "Scaling", "True", "Reseeding", s.getSeedMember(), "empty");
+    }
+
+    @Test
+    void aPodTerminatingPastTheBoundIsReportedForAPersonWhateverElseGoesOn() {
+        ClusterFixture f = running(5, V).persistent().podTerminatingSince("demo-b", T0).unhealthy("demo-b").size(6);
+        EtcdClusterStatus s = report(f.now(T0.plusSeconds(60)));
+        assertCondition(s, "Scaling", "True", "AddingMember");
+        assertCondition(s, "Recovering", "False", "NoFailedMembers");
+
+        report(s, f.now(T0.plus(ClusterPlanner.STUCK_AFTER).plusSeconds(1)));
+        assertCondition(s, "Scaling", "True", "AddingMember");
+        assertCondition(s, "Recovering", "True", "PodStuckTerminating", "demo-b", "2026-01-01T00:00:00Z",
+                "recreated on its claim demo-b", "kubectl delete pod -n prod --grace-period=0 --force demo-b");
+
+        // without claims the member is replaced, and the pod object that lingers is reported the same way
+        ClusterFixture plain = running(3, V).podTerminatingSince("demo-b", T0).unhealthy("demo-b");
+        plain.apply(planner.plan(plain.observe()));
+        EtcdClusterStatus p = report(plain.now(T0.plusSeconds(3600)));
+        assertCondition(p, "Recovering", "True", "PodStuckTerminating", "replaced");
     }
 
     @Test

@@ -1,0 +1,77 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Set;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.core.cluster.ClusterObservation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+/** What the observer reads from the resource and the pods, without any member to ask. */
+class ClusterObserverTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
+    private final ClusterObserver observer = new ClusterObserver(new EtcdAdmins(), Clock.fixed(NOW, ZoneOffset.UTC));
+
+    private static EtcdCluster cluster(String annotation, String phase, String reason) {
+        return Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata:
+                  name: demo
+                  namespace: prod
+                  uid: 6a3c0f4e-0000-4000-8000-000000000001
+                """ + (annotation == null ? "" : "  annotations: {etcd.database.coreos.com/reseed: '" + annotation + "'}\n")
+                + """
+                spec: {size: 3, version: 3.5.17}
+                status:
+                  currentVersion: 3.5.17
+                  seedMember: demo-seed000000
+                """ + (phase == null ? "" : "  phase: " + phase + "\n  reason: " + reason + "\n"), EtcdCluster.class);
+    }
+
+    private ClusterObservation observe(EtcdCluster cluster, List<Pod> pods) {
+        return observer.observe(cluster, pods, Set.of()).observation();
+    }
+
+    @Test
+    void theRecordedSeedTheTimeAndWhetherTheClusterRanComeFromTheResource() {
+        ClusterObservation o = observe(cluster(null, "Running", null), List.of());
+        assertThat(o.seedMember()).isEqualTo("demo-seed000000");
+        assertThat(o.ran()).isTrue();
+        assertThat(o.now()).isEqualTo(NOW);
+        assertThat(o.reseedRequested()).isFalse();
+    }
+
+    @Test
+    void aReseedIsRequestedOnlyWithTheClustersUidAndOnlyOnceTheLossIsReported() {
+        String uid = "6a3c0f4e-0000-4000-8000-000000000001";
+        assertThat(observe(cluster(uid, "Failed", "AllMembersLost"), List.of()).reseedRequested()).isTrue();
+        assertThat(observe(cluster("true", "Failed", "AllMembersLost"), List.of()).reseedRequested())
+                .as("not this cluster's uid").isFalse();
+        assertThat(observe(cluster("6a3c0f4e-0000-4000-8000-000000000002", "Failed", "AllMembersLost"), List.of())
+                .reseedRequested()).as("another cluster's uid").isFalse();
+        assertThat(observe(cluster(uid, "Running", null), List.of()).reseedRequested())
+                .as("put on before any loss: no standing order").isFalse();
+        assertThat(observe(cluster(uid, "Failed", "QuorumLost"), List.of()).reseedRequested())
+                .as("members are left").isFalse();
+    }
+
+    @Test
+    void aTerminatingPodCarriesItsDeletionTimestamp() {
+        Pod pod = new PodBuilder().withNewMetadata().withName("demo-a").withDeletionTimestamp("2026-11-30T09:50:00Z")
+                .addToLabels("etcd_cluster", "demo").endMetadata().withNewSpec().endSpec().withNewStatus()
+                .withPhase("Running").endStatus().build();
+        assertThat(observe(cluster(null, "Running", null), List.of(pod)).pods()).singleElement().satisfies(p -> {
+            assertThat(p.terminating()).isTrue();
+            assertThat(p.deletionTimestamp()).isEqualTo(Instant.parse("2026-11-30T09:50:00Z"));
+        });
+    }
+}
