@@ -38,7 +38,8 @@ final class OperatorPermissions {
 
     /** Granted in the release namespace only, when leader election is on. */
     static final List<Permission> LEADER_ELECTION = List.of(
-            new Permission("coordination.k8s.io", "leases", "get create update", "the leader's Lease"));
+            new Permission("coordination.k8s.io", "leases", "get create update patch",
+                    "the leader's Lease (the elector renews it with a PATCH)"));
 
     /** "scope group/resource verb" for each verb of the table, scope being a namespace or "*" for cluster-wide. */
     static Set<String> grants(String scope, List<Permission> table) {
