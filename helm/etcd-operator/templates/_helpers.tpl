@@ -64,7 +64,7 @@ HelmChartTest holds the same table and fails on any difference.
   verbs: ["get", "list", "watch"]
 - apiGroups: ["etcd.database.coreos.com"]
   resources: ["etcdclusters"]
-  verbs: ["create", "delete", "update"]
+  verbs: ["create", "delete", "update", "patch"]
 - apiGroups: ["etcd.database.coreos.com"]
   resources: ["etcdclusters/status", "etcdbackups/status", "etcdrestores/status"]
   verbs: ["patch"]

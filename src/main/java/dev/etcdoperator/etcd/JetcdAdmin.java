@@ -270,14 +270,16 @@ public final class JetcdAdmin implements EtcdAdmin {
         }
     }
 
-    /** The same call to each endpoint in turn until one answers (an unreachable one is skipped). */
+    /** The same call to each endpoint in turn until one answers (an unreachable one or a learner is skipped). */
     private <T> T onAnyMember(String what, MemberCall<T> call) {
         EtcdAdminException last = null;
         for (String endpoint : endpoints) {
             try {
                 return onMember(what, endpoint, call);
             } catch (EtcdAdminException e) {
-                if (e.kind() != EtcdAdminException.Kind.UNAVAILABLE) {
+                // a learner refuses cluster calls (etcd 3.6 refuses a promotion sent to the learner itself): the
+                // next endpoint may be a voter
+                if (e.kind() != EtcdAdminException.Kind.UNAVAILABLE && !EtcdErrors.says(e, "not supported for learner")) {
                     throw e;
                 }
                 last = e;

@@ -22,6 +22,7 @@ final class OperatorPermissions {
             new Permission(CRD_GROUP, "etcdclusters", "get list watch", "the etcdcluster controller's informer"),
             new Permission(CRD_GROUP, "etcdclusters", "create delete", "a restore rebuilds the cluster it names"),
             new Permission(CRD_GROUP, "etcdclusters", "update", "a restore marks the template it is about to replace"),
+            new Permission(CRD_GROUP, "etcdclusters", "patch", "a reseed request (annotation) removed once acted on"),
             new Permission(CRD_GROUP, "etcdbackups", "get list watch", "the etcdbackup controller's informer"),
             new Permission(CRD_GROUP, "etcdrestores", "get list watch", "the etcdrestore controller's informer"),
             new Permission(CRD_GROUP, "etcdclusters/status", "patch", "UpdateControl.patchStatus"),

@@ -42,7 +42,7 @@ class ClusterBenchmark {
                         apiVersion: etcd.database.coreos.com/v1beta2
                         kind: EtcdCluster
                         metadata: {name: %s, namespace: default}
-                        spec: {size: 3, version: 3.5.17}
+                        spec: {size: 3, version: 3.5.35}
                         """.formatted(name), EtcdCluster.class)).create();
                 awaitHealthy(sandbox, name);
                 add(figures, "operator create (s)", t0);

@@ -84,7 +84,7 @@ class EtcdClusterTlsIT {
                 metadata: {name: %s, namespace: %s}
                 spec:
                   size: 3
-                  version: 3.5.17
+                  version: 3.5.35
                   TLS:
                     static:
                       member: {peerSecret: %s, serverSecret: %s}

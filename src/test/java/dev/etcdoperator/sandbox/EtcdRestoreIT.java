@@ -61,7 +61,7 @@ class EtcdRestoreIT {
         clusters = new SandboxClusters(sandbox.client(), NS);
         backups = new SandboxBackups(sandbox.client(), NS, WITHIN);
         s3 = sandbox.s3().client();
-        clusters.create(CLUSTER, 3, "3.5.17");
+        clusters.create(CLUSTER, 3, "3.6.16");
         clusters.awaitConverged(CLUSTER, 3);
     }
 
@@ -185,7 +185,7 @@ class EtcdRestoreIT {
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdCluster
                 metadata: {name: held, namespace: %s}
-                spec: {size: 1, version: 3.5.17, paused: true}
+                spec: {size: 1, version: 3.6.16, paused: true}
                 """.formatted(NS), EtcdCluster.class)).create();
         String uid = client().resources(EtcdCluster.class).inNamespace(NS).withName("held").get().getMetadata().getUid();
         apply("paused-template", "held", BUCKET + "/alpha/b1.db");

@@ -192,7 +192,7 @@ class MetricsIT {
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdCluster
                 metadata: {name: %s, namespace: %s}
-                spec: {size: %d, version: 3.5.17}
+                spec: {size: %d, version: 3.5.35}
                 """.formatted(name, NS, size), EtcdCluster.class)).create();
     }
 

@@ -85,7 +85,7 @@ class OperatorBenchmark {
             Duration cpu0 = cpu(operator.pid());
             long t0 = System.nanoTime();
             for (int i = 0; i < CLUSTERS; i++) {
-                clusters.create("fp" + i, MEMBERS, "3.5.17");
+                clusters.create("fp" + i, MEMBERS, "3.5.35");
             }
             await().atMost(CONVERGE).pollInterval(Duration.ofSeconds(1)).until(() -> IntStream.range(0, CLUSTERS)
                     .allMatch(i -> converged(clusters, "fp" + i)));

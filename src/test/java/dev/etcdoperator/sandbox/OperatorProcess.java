@@ -15,24 +15,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.etcdoperator.sandbox.controlplane.ParentDeathSignal;
 import org.awaitility.Awaitility;
 
 /**
  * The packaged operator ({@code target/quarkus-app/quarkus-run.jar}, the artifact the Helm chart deploys) run as
- * a child process against the sandbox's API server.
+ * a child process against the sandbox's API server, with the identity and environment the chart gives it.
  */
 public final class OperatorProcess implements AutoCloseable {
     private final List<String> command;
     private final Path logFile;
     private final int httpPort;
     private final Path kubeconfig;
+    private final Map<String, String> env;
     private Process process;
 
     /**
      * @param jvmOptions added after the defaults (which start with {@code -Xmx256m}), so that a later option such as
      *                   {@code -Xmx128m} wins
      */
-    OperatorProcess(Path jar, String apiServerUrl, Path kubeconfig, Path hostsFile, Path logFile,
+    /**
+     * @param kubeconfig the operator's identity and API server, as {@code KUBECONFIG}
+     * @param env        the environment the Helm chart's Deployment gives the operator container
+     */
+    OperatorProcess(Path jar, Path kubeconfig, Map<String, String> env, Path hostsFile, Path logFile,
             List<String> jvmOptions, Map<String, String> properties) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("the packaged operator is missing: " + jar
@@ -40,6 +46,7 @@ public final class OperatorProcess implements AutoCloseable {
         }
         this.logFile = logFile;
         this.kubeconfig = kubeconfig;
+        this.env = Map.copyOf(env);
         this.httpPort = freePort();
         command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
@@ -48,9 +55,7 @@ public final class OperatorProcess implements AutoCloseable {
                 "-Dsun.net.inetaddr.negative.ttl=0",
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.kubernetes-client.api-server-url=" + apiServerUrl,
-                "-Dquarkus.kubernetes-client.trust-certs=true",
-                "-Dquarkus.kubernetes-client.namespace=default"));
+                "-Dquarkus.kubernetes-client.trust-certs=true"));
         command.addAll(jvmOptions);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-jar", jar.toString()));
@@ -60,8 +65,9 @@ public final class OperatorProcess implements AutoCloseable {
     public OperatorProcess start(Duration timeout) {
         try {
             Files.createDirectories(logFile.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(ParentDeathSignal.wrap(command)).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            builder.environment().putAll(env);
             builder.environment().put("KUBECONFIG", kubeconfig.toString());
             process = builder.start();
             Process started = process;

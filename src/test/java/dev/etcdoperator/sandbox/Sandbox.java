@@ -14,19 +14,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import dev.etcdoperator.sandbox.admission.CrdAdmissionControl;
-import dev.etcdoperator.sandbox.apiserver.AdmissionControl;
-import dev.etcdoperator.sandbox.apiserver.SandboxApiServer;
+import dev.etcdoperator.sandbox.controlplane.ControlPlane;
 import dev.etcdoperator.sandbox.pods.ClusterDns;
+import dev.etcdoperator.sandbox.pods.EtcdReleases;
 import dev.etcdoperator.sandbox.pods.PodRuntime;
 import dev.etcdoperator.sandbox.pods.RuntimeSettings;
 import dev.etcdoperator.sandbox.s3.S3Server;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.awaitility.Awaitility;
 
 /**
- * A stand-in for a Kubernetes cluster with the operator running on it: the API server (with admission and
- * garbage collection), cluster DNS, the local pod runtime, the packaged operator as a child process and, on
+ * A Kubernetes cluster on one machine with the operator running on it: a real control plane (kube-apiserver,
+ * kube-controller-manager and kube-scheduler over etcd; see {@link ControlPlane}) with the CRDs of {@code crds/}
+ * applied as shipped, the sandbox's node agent (a Node whose pods run as local processes) and cluster DNS, the
+ * packaged operator as a child process running as the ServiceAccount and with the RBAC of the Helm chart and, on
  * request, an S3-compatible server with a bucket and a credentials Secret. Closing it stops everything it started.
  */
 public final class Sandbox implements AutoCloseable {
@@ -36,7 +41,12 @@ public final class Sandbox implements AutoCloseable {
     public static final String S3_SECRET = "aws";
 
     private final Options options;
-    private final SandboxApiServer api;
+    /** The name of the node agent's Node. */
+    public static final String NODE = "sandbox-node";
+
+    private final ControlPlane api;
+    private final KubernetesClient client;
+    private final OperatorInstall install;
     private final ClusterDns dns;
     private final PodRuntime pods;
     private final Path kubeconfig;
@@ -51,8 +61,8 @@ public final class Sandbox implements AutoCloseable {
         Path operatorJar = Path.of(System.getProperty("operator.jar",
                 Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
         int apiPort;
-        boolean admission = true;
         boolean operator = true;
+        String chartValues = "clusterWide: true\n";
         String firstPodIp;
         boolean s3;
         String s3Address;
@@ -70,9 +80,9 @@ public final class Sandbox implements AutoCloseable {
             return this;
         }
 
-        /** Off: the API server stores custom resources without schema checks, as when validation is bypassed. */
-        public Options admission(boolean on) {
-            admission = on;
+        /** Values (YAML) the Helm chart is rendered with for the operator's RBAC and environment. */
+        public Options chartValues(String values) {
+            chartValues = values;
             return this;
         }
 
@@ -132,15 +142,23 @@ public final class Sandbox implements AutoCloseable {
         deleteRecursively(options.stateDir);
         Files.createDirectories(options.stateDir);
         kubeconfig = options.stateDir.resolve("kubeconfig").toAbsolutePath();
-        api = SandboxApiServer.start(options.apiPort, options.crds,
-                options.admission ? CrdAdmissionControl.fromDirectory(options.crds) : AdmissionControl.NONE);
-        dns = new ClusterDns(api.client(), options.stateDir.resolve("dns").toAbsolutePath());
+        api = ControlPlane.start(options.stateDir.resolve("control-plane"), options.apiPort);
+        client = api.client();
+        dns = new ClusterDns(client, options.stateDir.resolve("dns").toAbsolutePath());
         // each sandbox takes its own 127.N.0.0/16 unless told otherwise, so that two of them on one machine never
         // share an address
         firstPodIp = options.firstPodIp != null ? options.firstPodIp
                 : "127." + java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 250) + ".0.2";
-        pods = new PodRuntime(api.client(), options.stateDir.resolve("runtime").toAbsolutePath(), dns,
-                RuntimeSettings.defaults().withFirstIp(firstPodIp));
+        pods = new PodRuntime(client, options.stateDir.resolve("runtime").toAbsolutePath(), dns,
+                RuntimeSettings.defaults().withFirstIp(firstPodIp), EtcdReleases.standard());
+        for (CustomResourceDefinition crd : readCrds(options.crds)) {
+            client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        }
+        for (CustomResourceDefinition crd : readCrds(options.crds)) {
+            client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                    .waitUntilCondition(SandboxCrds::established, 60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        install = OperatorInstall.apply(client, options.chartValues);
     }
 
     public static Sandbox start(Options options) {
@@ -148,12 +166,12 @@ public final class Sandbox implements AutoCloseable {
         try {
             sandbox = new Sandbox(options);
             sandbox.dns.start();
-            sandbox.pods.start();
+            sandbox.pods.startAsNode(NODE);
             if (options.s3) {
                 sandbox.startS3();
             }
             Path pending = options.stateDir.resolve("kubeconfig.pending");
-            Files.writeString(pending, sandbox.api.kubeconfig());
+            Files.writeString(pending, sandbox.api.kubeconfig("sandbox-admin", sandbox.api.adminToken(), "default"));
             if (options.operator) {
                 sandbox.startOperator();
             }
@@ -173,17 +191,78 @@ public final class Sandbox implements AutoCloseable {
 
     /** Starts the operator (again, after {@link #stopOperator()} or a kill) and waits until it is ready. */
     public OperatorProcess startOperator() {
-        operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), api.url(), kubeconfig,
+        Path operatorKubeconfig = options.stateDir.resolve("operator.kubeconfig").toAbsolutePath();
+        try {
+            Files.writeString(operatorKubeconfig, api.kubeconfig("system:serviceaccount:" + install.namespace() + ":"
+                    + install.serviceAccount(), api.tokenFor(install.namespace(), install.serviceAccount(),
+                            Duration.ofHours(24)), install.namespace()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), operatorKubeconfig, install.env(),
                 dns.hostsFile("default"), options.stateDir.resolve("operator.log").toAbsolutePath(),
                 options.operatorJvmOptions, options.operatorProperties).start(Duration.ofSeconds(90));
         return operator;
+    }
+
+    /**
+     * Runs {@code action} while the API server checks no schema of the project's CRDs (each CRD's schema replaced
+     * by one that keeps any field), as on a cluster whose CRDs are older than the operator or where validation was
+     * bypassed; the CRDs of {@code crds/} are put back afterwards. The action is retried while the API server still
+     * applies the old schema (422).
+     */
+    public void withoutSchemaChecks(Runnable action) {
+        List<CustomResourceDefinition> shipped = readCrds(options.crds);
+        try {
+            for (CustomResourceDefinition crd : shipped) {
+                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                        .edit(SandboxCrds::withoutSchema);
+            }
+            // the whole action runs inside this wait (it may wait on the operator itself); only a 422, the old schema
+            // still applied for a moment after the CRD update, makes it start again
+            Awaitility.await("the action to pass without the CRDs' schemas").atMost(Duration.ofMinutes(5))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        try {
+                            action.run();
+                            return true;
+                        } catch (KubernetesClientException e) {
+                            if (e.getCode() == 422) {
+                                return false;
+                            }
+                            throw e;
+                        }
+                    });
+        } finally {
+            for (CustomResourceDefinition crd : shipped) {
+                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                        .edit(current -> {
+                            current.setSpec(crd.getSpec());
+                            return current;
+                        });
+            }
+        }
+    }
+
+    static List<CustomResourceDefinition> readCrds(Path directory) {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).sorted()
+                    .map(f -> {
+                        try {
+                            return Serialization.unmarshal(Files.readString(f), CustomResourceDefinition.class);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read CRDs from " + directory, e);
+        }
     }
 
     private void startS3() {
         String address = options.s3Address != null ? options.s3Address : addressBelow(firstPodIp);
         s3 = S3Server.start(S3Server.Settings.in(options.stateDir.resolve("s3").toAbsolutePath())
                 .withAddress(address).withPort(options.s3Port).withBuckets(S3_BUCKET));
-        api.client().secrets().inNamespace("default").resource(new SecretBuilder()
+        client.secrets().inNamespace("default").resource(new SecretBuilder()
                 .withNewMetadata().withName(S3_SECRET).withNamespace("default").endMetadata()
                 .withType("Opaque")
                 .addToData("credentials", base64(s3.credentialsFile()))
@@ -216,12 +295,30 @@ public final class Sandbox implements AutoCloseable {
         return operator;
     }
 
+    /** A client acting as the cluster's administrator. */
     public KubernetesClient client() {
-        return api.client();
+        return client;
     }
 
-    public SandboxApiServer api() {
+    public ControlPlane api() {
         return api;
+    }
+
+    /** Creates a namespace unless it exists. */
+    public void namespace(String name) {
+        if (client.namespaces().withName(name).get() == null) {
+            client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                    .withName(name).endMetadata().build()).create();
+        }
+    }
+
+    /** The namespace, ServiceAccount and environment the operator runs with, from the Helm chart. */
+    public String operatorNamespace() {
+        return install.namespace();
+    }
+
+    public String operatorServiceAccount() {
+        return install.serviceAccount();
     }
 
     public PodRuntime pods() {
@@ -253,7 +350,9 @@ public final class Sandbox implements AutoCloseable {
             s3.close();
         }
         dns.close();
-        api.close();
+        if (api != null) {
+            api.close();
+        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

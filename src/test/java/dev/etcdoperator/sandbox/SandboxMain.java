@@ -1,13 +1,16 @@
 package dev.etcdoperator.sandbox;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.etcdoperator.sandbox.controlplane.Parts;
 
 import dev.etcdoperator.sandbox.s3.S3Server;
 
 /**
  * {@code ./mvnw -Psandbox package -DskipTests}: the packaged operator on the sandbox, in the foreground, until
- * Ctrl-C. Options as system properties: {@code sandbox.apiPort} (default 0, any free port),
- * {@code sandbox.admission} (default true), {@code sandbox.s3} (default true: the S3 server, bucket and Secret
+ * Ctrl-C, a SIGTERM, or the end of the process that started it (Maven). Options as system properties:
+ * {@code sandbox.apiPort} (default 0, any free port), {@code sandbox.s3} (default true: the S3 server, bucket and Secret
  * the examples in docs/examples use), {@code sandbox.s3Address} (default 127.0.0.1) and {@code sandbox.s3Port}
  * (default 9090, as in the examples; 0 for any free port).
  */
@@ -17,39 +20,57 @@ public final class SandboxMain {
 
     public static void main(String[] args) throws InterruptedException {
         Sandbox.Options options = Sandbox.options()
-                .apiPort(Integer.getInteger("sandbox.apiPort", 0))
-                .admission(Boolean.parseBoolean(System.getProperty("sandbox.admission", "true")));
+                .apiPort(Integer.getInteger("sandbox.apiPort", 0));
         boolean s3 = Boolean.parseBoolean(System.getProperty("sandbox.s3", "true"));
         if (s3) {
             options.withS3(System.getProperty("sandbox.s3Address", "127.0.0.1"),
                     Integer.getInteger("sandbox.s3Port", 9090));
         }
-        System.out.println("Starting the sandbox: API server, cluster DNS, pod runtime, "
-                + (s3 ? "S3 server " : "") + "and the packaged operator...");
-        Sandbox sandbox = Sandbox.start(options);
+        exitWithParent();
+        System.out.println("Starting the sandbox: building or finding its parts (kube-apiserver and its controllers,"
+                + " etcd" + (s3 ? ", the S3 server" : "") + "), then the control plane, the node agent, cluster DNS"
+                + (s3 ? ", the S3 server" : "") + " and the packaged operator...");
+        AtomicReference<Sandbox> started = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("Stopping the sandbox and every process it started...");
-            sandbox.close();
+            Sandbox running = started.get();
+            if (running != null) {
+                System.out.println("Stopping the sandbox and every process it started...");
+                running.close();
+            }
             stopped.countDown();
         }, "sandbox-shutdown"));
+        Sandbox sandbox = Sandbox.start(options);
+        started.set(sandbox);
         System.out.printf("""
 
                 The sandbox is ready.
-                  API server:  %s
+                  API server:  %s (kube-apiserver %s; kubectl of the same release: %s)
                   operator:    %s (health %s/q/health, metrics %s/q/metrics, log %s)
                   state:       %s
 
                 Use it with:
-                  export KUBECONFIG=%s
+                  export KUBECONFIG=%s PATH=%s:$PATH
                   kubectl apply -f docs/examples/etcdcluster.yaml
                   kubectl get etcdclusters,pods
 
                 %sPress Ctrl-C to stop.
-                %n""", sandbox.api().url(), sandbox.operator().url(), sandbox.operator().url(),
+                %n""", sandbox.api().url(), Parts.version(Parts.KUBE), Parts.program(Parts.KUBE, "kubectl"),
+                sandbox.operator().url(), sandbox.operator().url(),
                 sandbox.operator().url(), sandbox.operator().logFile(), sandbox.stateDir().toAbsolutePath(),
-                sandbox.kubeconfig(), s3 ? s3Usage(sandbox.s3()) : "");
+                sandbox.kubeconfig(), Parts.bin(Parts.KUBE), s3 ? s3Usage(sandbox.s3()) : "");
         stopped.await();
+    }
+
+    /**
+     * The sandbox stops when the process that started it goes away: a SIGTERM to Maven ends Maven alone, and its
+     * child, this JVM, must not outlive it with every etcd it started. The shutdown hook then stops everything.
+     */
+    private static void exitWithParent() {
+        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> {
+            System.out.println("The process that started the sandbox (pid " + parent.pid() + ") has ended.");
+            System.exit(0);
+        }));
     }
 
     private static String s3Usage(S3Server s3) {

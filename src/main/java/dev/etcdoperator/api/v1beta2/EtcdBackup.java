@@ -20,8 +20,13 @@ public class EtcdBackup extends CustomResource<EtcdBackupSpec, EtcdBackupStatus>
         return new EtcdBackupSpec();
     }
 
+    /**
+     * No status until the operator writes one: the status is patched with a JSON patch computed against the
+     * resource as read, so a status object the API server does not have would make that patch refer to paths
+     * that do not exist (the API server refuses it with 422).
+     */
     @Override
     protected EtcdBackupStatus initStatus() {
-        return new EtcdBackupStatus();
+        return null;
     }
 }

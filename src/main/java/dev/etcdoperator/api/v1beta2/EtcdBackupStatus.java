@@ -48,6 +48,8 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @JsonPropertyDescription("RFC 3339 time of the next backup or retry; absent once a one-shot backup succeeded.")
     private String nextBackupDate;
 
+    /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private List<Condition> conditions = new ArrayList<>();
 
     private Long observedGeneration;

@@ -24,8 +24,13 @@ public class EtcdCluster extends CustomResource<EtcdClusterSpec, EtcdClusterStat
         return new EtcdClusterSpec();
     }
 
+    /**
+     * No status until the operator writes one: the status is patched with a JSON patch computed against the
+     * resource as read, so a status object the API server does not have would make that patch refer to paths
+     * that do not exist (the API server refuses it with 422).
+     */
     @Override
     protected EtcdClusterStatus initStatus() {
-        return new EtcdClusterStatus();
+        return null;
     }
 }

@@ -19,6 +19,8 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     private Boolean controlPaused;
 
+    /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private List<Condition> conditions = new ArrayList<>();
 
     @StatusReplicas

@@ -25,8 +25,13 @@ public class EtcdRestore extends CustomResource<EtcdRestoreSpec, EtcdRestoreStat
         return new EtcdRestoreSpec();
     }
 
+    /**
+     * No status until the operator writes one: the status is patched with a JSON patch computed against the
+     * resource as read, so a status object the API server does not have would make that patch refer to paths
+     * that do not exist (the API server refuses it with 422).
+     */
     @Override
     protected EtcdRestoreStatus initStatus() {
-        return new EtcdRestoreStatus();
+        return null;
     }
 }

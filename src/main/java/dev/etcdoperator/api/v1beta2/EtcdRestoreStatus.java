@@ -42,6 +42,8 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     private String lastAttemptDate;
 
+    /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private List<Condition> conditions = new ArrayList<>();
     private Long observedGeneration;
 

@@ -31,7 +31,7 @@ final class Daemon implements AutoCloseable {
     static Daemon start(String name, List<String> command, Map<String, String> env, Path log) {
         try {
             Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(ParentDeathSignal.wrap(command)).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(env);
             Process process = builder.start();

@@ -1,6 +1,9 @@
 package dev.etcdoperator.sandbox.pods;
 
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeStatusBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,7 +20,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Stands in for the volume controller: binds every claim at once to a directory, removes that
+ * Stands in for a local volume provisioner and the volume binder: binds every claim at once to a
+ * PersistentVolume of its own (a host directory, named {@code pvc-<claim uid>}), removes that
  * directory when the claim is deleted and no pod process uses it any more, and tells pods whether
  * they may use a claim yet.
  */
@@ -51,6 +55,11 @@ final class ClaimRegistry implements AutoCloseable {
             @Override
             public void onDelete(PersistentVolumeClaim pvc, boolean unknownFinalState) {
                 deleted(pvc.getMetadata().getNamespace(), pvc.getMetadata().getName());
+                try {
+                    client.persistentVolumes().withName(volumeName(pvc)).delete();
+                } catch (KubernetesClientException e) {
+                    LOG.log(Level.WARNING, "cannot delete the volume of claim " + pvc.getMetadata().getName(), e);
+                }
             }
         });
     }
@@ -69,16 +78,41 @@ final class ClaimRegistry implements AutoCloseable {
             Map<String, Quantity> capacity = pvc.getSpec() != null && pvc.getSpec().getResources() != null
                     && pvc.getSpec().getResources().getRequests() != null
                     ? pvc.getSpec().getResources().getRequests() : Map.of();
+            String volume = volumeName(pvc);
+            if (client.persistentVolumes().withName(volume).get() == null) {
+                client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName(volume)
+                        .addToAnnotations("pv.kubernetes.io/provisioned-by", "sandbox-node-agent").endMetadata()
+                        .withNewSpec().withCapacity(capacity).withAccessModes(pvc.getSpec().getAccessModes())
+                        .withPersistentVolumeReclaimPolicy("Delete")
+                        .withStorageClassName(pvc.getSpec().getStorageClassName())
+                        .withNewHostPath().withPath(volumes.claimDir(ns, name).toString()).endHostPath()
+                        .withClaimRef(new ObjectReferenceBuilder().withApiVersion("v1").withKind("PersistentVolumeClaim")
+                                .withNamespace(ns).withName(name).withUid(pvc.getMetadata().getUid()).build())
+                        .endSpec().build()).create();
+            }
             for (int attempt = 0; attempt < 10; attempt++) {
                 PersistentVolumeClaim latest = client.persistentVolumeClaims().inNamespace(ns).withName(name).get();
                 if (latest == null || !latest.getMetadata().getUid().equals(pvc.getMetadata().getUid())) {
                     return;
                 }
-                latest.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound")
-                        .withAccessModes(latest.getSpec() == null ? null : latest.getSpec().getAccessModes())
-                        .withCapacity(capacity).build());
                 try {
+                    if (latest.getSpec().getVolumeName() == null) {
+                        latest.getSpec().setVolumeName(volume);
+                        Map<String, String> annotations = latest.getMetadata().getAnnotations() == null
+                                ? new HashMap<>() : new HashMap<>(latest.getMetadata().getAnnotations());
+                        annotations.put("pv.kubernetes.io/bind-completed", "yes");
+                        annotations.put("pv.kubernetes.io/bound-by-controller", "yes");
+                        latest.getMetadata().setAnnotations(annotations);
+                        latest = client.resource(latest).update();
+                    }
+                    latest.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound")
+                            .withAccessModes(latest.getSpec() == null ? null : latest.getSpec().getAccessModes())
+                            .withCapacity(capacity).build());
                     client.resource(latest).updateStatus();
+                    client.persistentVolumes().withName(volume).editStatus(pv -> {
+                        pv.setStatus(new PersistentVolumeStatusBuilder().withPhase("Bound").build());
+                        return pv;
+                    });
                     return;
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 409) {
@@ -89,6 +123,11 @@ final class ClaimRegistry implements AutoCloseable {
         } catch (Exception e) {
             LOG.log(Level.WARNING, "cannot bind claim " + ns + "/" + name, e);
         }
+    }
+
+    /** The PersistentVolume behind a claim, named after the claim's uid as dynamic provisioners do. */
+    private static String volumeName(PersistentVolumeClaim pvc) {
+        return "pvc-" + pvc.getMetadata().getUid();
     }
 
     private synchronized void deleted(String ns, String name) {

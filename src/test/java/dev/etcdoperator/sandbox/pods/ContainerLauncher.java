@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.File;
+
+import dev.etcdoperator.sandbox.controlplane.ParentDeathSignal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +97,7 @@ final class ContainerLauncher {
         List<String> command = new ArrayList<>(List.of("setsid", "unshare", "--mount", "--uts", "--propagation",
                 "private", "--", "/bin/sh", "-c", script(container), "sh"));
         command.addAll(argv);
-        ProcessBuilder builder = new ProcessBuilder(command).directory(podDir.toFile())
+        ProcessBuilder builder = new ProcessBuilder(ParentDeathSignal.wrap(command)).directory(podDir.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().clear();
         builder.environment().putAll(env);

@@ -20,14 +20,23 @@ final class ImageResolver {
     private static final List<String> ETCD_IMAGE_PROGRAMS = List.of("etcd", "etcdctl", "etcdutl", "sh");
 
     private final Map<String, Path> overrides;
+    private final EtcdReleases releases;
 
     ImageResolver() {
-        this(Map.of());
+        this(Map.of(), EtcdReleases.hostOnly());
     }
 
-    /** @param overrides program name to host path, used before the search path (e.g. a specific etcd) */
-    ImageResolver(Map<String, Path> overrides) {
+    ImageResolver(EtcdReleases releases) {
+        this(Map.of(), releases);
+    }
+
+    /**
+     * @param overrides program name to host path, used before the search path (e.g. a specific etcd)
+     * @param releases  the etcd releases by version: an etcd image's tag must name one of them, unless there are none
+     */
+    ImageResolver(Map<String, Path> overrides, EtcdReleases releases) {
         this.overrides = Map.copyOf(overrides);
+        this.releases = releases;
     }
 
     /** The host command line for a container whose command and args are already expanded. */
@@ -43,7 +52,7 @@ final class ImageResolver {
                 throw new NotEmulatedException(COMMAND_NOT_FOUND,
                         "the sandbox's etcd image provides only " + ETCD_IMAGE_PROGRAMS + ", not " + argv.get(0));
             }
-            argv.set(0, hostProgram(program, image));
+            argv.set(0, program.equals("sh") ? hostProgram(program, image) : etcdProgram(program, image));
         } else if (lastSegment.equals("busybox") || lastSegment.equals("alpine")) {
             argv.addAll(command.isEmpty() ? List.of("sh") : command);
             argv.addAll(args);
@@ -53,6 +62,28 @@ final class ImageResolver {
                     + ": only etcd images and busybox/alpine are emulated with local programs");
         }
         return argv;
+    }
+
+    private String etcdProgram(String program, String image) throws NotEmulatedException {
+        if (releases.any() || overrides.containsKey(program)) {
+            return hostProgram(program, image);
+        }
+        String version = tag(image).replaceFirst("^v", "");
+        Path dir = releases.directory(version).orElseThrow(() -> new NotEmulatedException(IMAGE_NOT_EMULATED,
+                "the sandbox has no etcd " + version + " for image " + image + "; it runs etcd "
+                        + releases.versions() + " (image tags v<version>)"));
+        Path path = dir.resolve(program);
+        if (!Files.isExecutable(path)) {
+            throw new NotEmulatedException(COMMAND_NOT_FOUND, "etcd " + version + " has no program " + program);
+        }
+        return path.toString();
+    }
+
+    static String tag(String image) {
+        String withoutDigest = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+        int slash = withoutDigest.lastIndexOf('/');
+        int colon = withoutDigest.lastIndexOf(':');
+        return colon > slash ? withoutDigest.substring(colon + 1) : "latest";
     }
 
     static String repository(String image) {

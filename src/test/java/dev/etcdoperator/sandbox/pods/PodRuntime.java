@@ -26,13 +26,15 @@ public final class PodRuntime implements AutoCloseable {
     /** What the pod workers share. */
     record Services(KubernetesClient client, RuntimeSettings settings, ImageResolver images, ProcessRegistry processes,
             VolumeDirectories volumes, ClaimRegistry claims, LoopbackIpPool ips, ClusterDns dns,
-            ScheduledExecutorService probes, PodStatusWriter statusWriter, EventRecorder events) {
+            ScheduledExecutorService probes, PodStatusWriter statusWriter, EventRecorder events,
+            PodFinalizer finalizer) {
     }
 
     private final Services services;
     private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
     private final Thread shutdownHook;
     private SharedIndexInformer<Pod> informer;
+    private String nodeName;
     private boolean started;
     private boolean closed;
 
@@ -44,10 +46,16 @@ public final class PodRuntime implements AutoCloseable {
         this(client, stateDir, dns, settings, new ImageResolver());
     }
 
+    /** Runs etcd images of the given releases only (an image's tag names the version it runs). */
+    public PodRuntime(KubernetesClient client, Path stateDir, ClusterDns dns, RuntimeSettings settings,
+            EtcdReleases releases) {
+        this(client, stateDir, dns, settings, new ImageResolver(releases));
+    }
+
     /** @param programs program name (etcd, etcdctl, sh, ...) to the host binary that stands in for it */
     public PodRuntime(KubernetesClient client, Path stateDir, ClusterDns dns, RuntimeSettings settings,
             Map<String, Path> programs) {
-        this(client, stateDir, dns, settings, new ImageResolver(programs));
+        this(client, stateDir, dns, settings, new ImageResolver(programs, EtcdReleases.hostOnly()));
     }
 
     private PodRuntime(KubernetesClient client, Path stateDir, ClusterDns dns, RuntimeSettings settings,
@@ -66,19 +74,35 @@ public final class PodRuntime implements AutoCloseable {
         });
         probes.setRemoveOnCancelPolicy(true);
         this.services = new Services(client, settings, images, processes, volumes, new ClaimRegistry(client, volumes),
-                new LoopbackIpPool(settings.firstIp()), dns, probes, new PodStatusWriter(client), new EventRecorder(client));
+                new LoopbackIpPool(settings.firstIp()), dns, probes, new PodStatusWriter(client), new EventRecorder(client),
+                new PodFinalizer(client));
         this.shutdownHook = new Thread(processes::killAll, "sandbox-pods-shutdown");
     }
 
-    /** Binds claims and runs pods from now on, in every namespace. */
+    /** Binds claims and runs every pod of the API from now on, in every namespace, scheduled or not. */
     public synchronized void start() {
+        startInformer(null);
+    }
+
+    /**
+     * Registers a Node of this name and runs the pods bound to it, as a kubelet does: the scheduler binds pods
+     * to the Node; a pod being deleted is stopped within its grace period and then removed from the API.
+     */
+    public synchronized void startAsNode(String node) {
+        NodeRegistration.register(services.client(), node);
+        startInformer(node);
+    }
+
+    private void startInformer(String node) {
         if (started || closed) {
             throw new IllegalStateException(closed ? "closed" : "already started");
         }
         started = true;
+        nodeName = node;
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         services.claims().start();
-        informer = services.client().pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+        var pods = services.client().pods().inAnyNamespace();
+        informer = (node == null ? pods : pods.withField("spec.nodeName", node)).inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
                 run(pod);
@@ -102,11 +126,23 @@ public final class PodRuntime implements AutoCloseable {
     private synchronized void run(Pod pod) {
         String uid = pod.getMetadata().getUid();
         PodWorker existing = workers.get(uid);
+        boolean deleting = pod.getMetadata().getDeletionTimestamp() != null;
         if (existing != null && !closed) {
-            existing.specChanged(pod);
+            if (deleting && nodeName != null) {
+                existing.deleting(gracePeriod(pod, existing.podGrace()));
+            } else {
+                existing.specChanged(pod);
+            }
             return;
         }
-        if (closed || terminal(pod)) {
+        if (closed) {
+            return;
+        }
+        if (deleting && nodeName != null) {
+            services.finalizer().removeFromApi(pod);
+            return;
+        }
+        if (terminal(pod)) {
             return;
         }
         PodWorker worker = new PodWorker(pod, services, () -> workers.remove(uid));
@@ -117,6 +153,11 @@ public final class PodRuntime implements AutoCloseable {
     private static boolean terminal(Pod pod) {
         return pod.getStatus() != null && List.of("Succeeded", "Failed").contains(pod.getStatus().getPhase())
                 || pod.getMetadata().getDeletionTimestamp() != null;
+    }
+
+    private static Duration gracePeriod(Pod pod, Duration fallback) {
+        Long seconds = pod.getMetadata().getDeletionGracePeriodSeconds();
+        return seconds == null ? fallback : Duration.ofSeconds(seconds);
     }
 
     /** The file a container's output goes to; it stays after the pod is gone. */

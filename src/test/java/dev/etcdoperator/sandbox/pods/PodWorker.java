@@ -39,6 +39,7 @@ final class PodWorker {
     private final Map<String, String[]> conditionTimes = new HashMap<>();
     private final Thread thread;
     private volatile Duration stopGrace;
+    private volatile boolean deleting;
     private final java.util.concurrent.atomic.AtomicReference<Pod> changedSpec =
             new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -90,6 +91,15 @@ final class PodWorker {
         LockSupport.unpark(thread);
     }
 
+    /**
+     * The pod is being deleted in the API (it has a deletionTimestamp): the worker stops every process within
+     * {@code grace} and then removes the pod from the API, as a kubelet does.
+     */
+    void deleting(Duration grace) {
+        deleting = true;
+        requestStop(grace);
+    }
+
     /** The pod was updated in the API: the worker applies a changed container image on its next tick. */
     void specChanged(Pod updated) {
         changedSpec.set(updated);
@@ -123,7 +133,13 @@ final class PodWorker {
             LOG.log(Level.SEVERE, "pod worker of " + key() + " failed", e);
         } finally {
             stopAll(stopGrace == null ? services.settings().closeGrace() : stopGrace);
+            if (deleting) {
+                publishTerminated();
+            }
             release();
+            if (deleting) {
+                services.finalizer().removeFromApi(pod);
+            }
         }
     }
 
@@ -255,6 +271,15 @@ final class PodWorker {
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "cannot write the status of pod " + key(), e);
+        }
+    }
+
+    private void publishTerminated() {
+        try {
+            published = null;
+            publish();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "cannot write the final status of pod " + key(), e);
         }
     }
 

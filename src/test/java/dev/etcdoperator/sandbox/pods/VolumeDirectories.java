@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +23,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Where a pod's volumes live on the host. emptyDir, secret and configMap volumes are directories of
+ * Where a pod's volumes live on the host. emptyDir, secret, configMap and projected volumes are directories of
  * the pod and go away with it; a persistentVolumeClaim is the claim's own directory, which outlives
  * every pod and is removed only when the claim is deleted.
  */
@@ -54,10 +55,20 @@ final class VolumeDirectories {
     static void validate(Pod pod) throws NotEmulatedException {
         for (Volume v : volumes(pod)) {
             if (v.getEmptyDir() == null && v.getPersistentVolumeClaim() == null && v.getSecret() == null
-                    && v.getConfigMap() == null) {
+                    && v.getConfigMap() == null && v.getProjected() == null) {
                 String kind = v.getHostPath() != null ? "hostPath" : "this kind of volume";
                 throw new NotEmulatedException(VOLUME_NOT_EMULATED, "volume " + v.getName() + ": " + kind
-                        + " is not emulated by the sandbox (emptyDir, persistentVolumeClaim, secret and configMap are)");
+                        + " is not emulated by the sandbox (emptyDir, persistentVolumeClaim, secret, configMap and"
+                        + " projected are)");
+            }
+            if (v.getProjected() != null) {
+                for (VolumeProjection source : v.getProjected().getSources()) {
+                    if (source.getClusterTrustBundle() != null || source.getPodCertificate() != null) {
+                        throw new NotEmulatedException(VOLUME_NOT_EMULATED, "volume " + v.getName()
+                                + ": only serviceAccountToken, configMap, secret and downwardAPI projections are"
+                                + " emulated by the sandbox");
+                    }
+                }
             }
         }
     }
@@ -108,6 +119,8 @@ final class VolumeDirectories {
                         map.getBinaryData().forEach((k, val) -> data.put(k, Base64.getDecoder().decode(val)));
                     }
                     writeFiles(dir, data, v.getConfigMap().getItems(), v.getConfigMap().getDefaultMode());
+                } else if (v.getProjected() != null) {
+                    ProjectedFiles.write(client, pod, v, dir);
                 }
                 dirs.put(v.getName(), dir);
             }
@@ -117,7 +130,7 @@ final class VolumeDirectories {
         return dirs;
     }
 
-    private static void writeFiles(Path dir, Map<String, byte[]> data, List<KeyToPath> items, Integer defaultMode)
+    static void writeFiles(Path dir, Map<String, byte[]> data, List<KeyToPath> items, Integer defaultMode)
             throws IOException, NotEmulatedException {
         Map<String, String> paths = new LinkedHashMap<>();
         if (items == null || items.isEmpty()) {
