@@ -162,25 +162,36 @@ public final class BackupStore implements BackupStorage.Store {
         }
     }
 
+    /**
+     * Aborts this backup's interrupted multipart uploads and deletes its leftover partial objects. Uploads are found
+     * two ways: by listing uploads under the key's prefix (S3), and by listing them at the exact key of each of its
+     * partial objects, for stores that list uploads by exact key only (MinIO takes a prefix as the whole key, and
+     * lists uploads without one only since it started). Every upload has such an object: {@link SnapshotUpload}
+     * writes an empty one at the partial key before it begins the multipart upload.
+     */
     @Override
     public int cleanUpInterrupted(S3Location target, boolean periodic, String owner, Instant startedBefore,
             Instant deadline) {
         int cleaned = 0;
         String listPrefix = periodic ? target.key() + "_v" : target.key() + ".partial-";
+        java.util.Set<String> aborted = new java.util.HashSet<>();
         try {
             for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
                     .prefix(listPrefix).overrideConfiguration(within(deadline))).uploads()) {
-                if (BackupNames.isOwnPartial(u.key(), target.key(), periodic, owner) && u.initiated() != null
-                        && u.initiated().isBefore(startedBefore)) {
-                    s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
-                            .overrideConfiguration(within(deadline)));
-                    cleaned++;
-                }
+                cleaned += abortIfOwnAndOld(target, periodic, owner, startedBefore, deadline, u, aborted);
             }
             for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(listPrefix)
                     .overrideConfiguration(within(deadline))).contents()) {
-                if (BackupNames.isOwnPartial(o.key(), target.key(), periodic, owner) && o.lastModified() != null
-                        && o.lastModified().isBefore(startedBefore)
+                if (!BackupNames.isOwnPartial(o.key(), target.key(), periodic, owner)) {
+                    continue;
+                }
+                for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
+                        .prefix(o.key()).overrideConfiguration(within(deadline))).uploads()) {
+                    if (o.key().equals(u.key())) {
+                        cleaned += abortIfOwnAndOld(target, periodic, owner, startedBefore, deadline, u, aborted);
+                    }
+                }
+                if (o.lastModified() != null && o.lastModified().isBefore(startedBefore)
                         && owner.equals(metadata(target.withKey(o.key()), deadline).get(BackupMetadata.OWNER))) {
                     delete(target.withKey(o.key()), deadline);
                     cleaned++;
@@ -190,6 +201,18 @@ public final class BackupStore implements BackupStorage.Store {
             LOG.warnf("could not clean up interrupted uploads of %s: %s", target, e.getMessage());
         }
         return cleaned;
+    }
+
+    private int abortIfOwnAndOld(S3Location target, boolean periodic, String owner, Instant startedBefore,
+            Instant deadline, MultipartUpload u, java.util.Set<String> aborted) {
+        if (BackupNames.isOwnPartial(u.key(), target.key(), periodic, owner) && u.initiated() != null
+                && u.initiated().isBefore(startedBefore) && !aborted.contains(u.uploadId())) {
+            s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
+                    .overrideConfiguration(within(deadline)));
+            aborted.add(u.uploadId());
+            return 1;
+        }
+        return 0;
     }
 
     @Override

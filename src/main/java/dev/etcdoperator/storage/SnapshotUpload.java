@@ -45,8 +45,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * store checks, and the whole stream is digested with SHA-256 on the way. The upload goes to a partial key; only
  * when it is complete, its size matches, the composite of its part checksums matches what the store computed (when
  * the store reports one) and etcd's own hash trailer matches, is it copied to the backup's key with the checksum,
- * revision and version as metadata, and checked once more there. On any failure the multipart upload is aborted
- * and the partial object deleted, so nothing that could pass for a backup is left behind. Memory: at most
+ * revision and version as metadata, and checked once more there. The partial key holds an empty object from before
+ * the multipart upload begins, so that a later clean-up finds the upload even on a store that lists uploads by exact
+ * key only. On any failure the multipart upload is aborted and the partial object deleted, so nothing that could pass for a backup is left behind. Memory: at most
  * {@code (parallelParts + 1) x partSize}.
  */
 public final class SnapshotUpload {
@@ -97,6 +98,11 @@ public final class SnapshotUpload {
             return t;
         });
         try {
+            // an empty object at the partial key first: a store that lists multipart uploads by exact key only
+            // (MinIO) shows this upload to a later clean-up only through an object it can find by prefix
+            s3.putObject(b -> b.bucket(partial.bucket()).key(partial.key()).contentType("application/octet-stream")
+                    .metadata(Map.of(BackupMetadata.OWNER, owner)).overrideConfiguration(within(deadline)),
+                    RequestBody.empty());
             uploadId = s3.createMultipartUpload(b -> b.bucket(partial.bucket()).key(partial.key())
                     .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
                     .contentType("application/octet-stream")
@@ -336,9 +342,8 @@ public final class SnapshotUpload {
         if (uploadId != null && !completed) {
             abortQuietly(partial, uploadId, deadline);
         }
-        if (completed) {
-            deleteQuietly(partial, deadline);
-        }
+        // the completed upload, or the empty object written before it began
+        deleteQuietly(partial, deadline);
     }
 
     private void abortQuietly(S3Location location, String uploadId, Instant deadline) {

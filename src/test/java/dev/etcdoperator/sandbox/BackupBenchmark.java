@@ -294,9 +294,9 @@ class BackupBenchmark {
     private CpuTimes cpuSample() {
         Map<String, Long> pids = new LinkedHashMap<>();
         pids.put("operator", sandbox.operator().pid());
-        pids.put("s3mock", sandbox.s3().pid());
+        pids.put("minio", sandbox.s3().pid());
         pids.put("etcd", CpuTimes.pidOf("etcd"));
-        pids.put("this JVM (S3 front, clients)", ProcessHandle.current().pid());
+        pids.put("this JVM (clients)", ProcessHandle.current().pid());
         return CpuTimes.sample(pids);
     }
 

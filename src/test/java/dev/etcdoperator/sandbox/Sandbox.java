@@ -96,7 +96,7 @@ public final class Sandbox implements AutoCloseable {
         }
 
         /**
-         * An S3 server (s3mock) on a free port of the address just below the first pod address (127.N.0.1 by
+         * An S3 server (MinIO) on a free port of the address just below the first pod address (127.N.0.1 by
          * default), with the bucket {@value Sandbox#S3_BUCKET} and the Secret {@value Sandbox#S3_SECRET}.
          */
         public Options withS3() {

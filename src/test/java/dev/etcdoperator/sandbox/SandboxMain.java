@@ -75,7 +75,7 @@ public final class SandboxMain {
 
     private static String s3Usage(S3Server s3) {
         return """
-                S3 (s3mock behind a SigV4 credential check, not AWS): %s
+                S3 (MinIO, which checks SigV4 signatures as S3 does): %s
                   bucket %s, Secret default/%s (files "credentials" and "config", profile default)
                   data %s, log %s
                   the backups in docs/examples/etcdbackup*.yaml and etcdrestore.yaml go there

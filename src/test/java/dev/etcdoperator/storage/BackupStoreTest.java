@@ -103,6 +103,46 @@ class BackupStoreTest {
         assertThat(s3.objects).containsOnlyKeys(mine, BackupNames.partialKey(sibling, ME, "0000000e"));
     }
 
+    @Test
+    void onAStoreThatListsUploadsByExactKeyOnlyTheCleanUpFindsUploadsThroughTheirPartialObjects() {
+        s3.uploadsListedByExactKeyOnly = true;
+        String key = "once/snapshot.db";
+        byte[] none = {};
+        String mineKey = BackupNames.partialKey(key, ME, "0000000a");
+        String othersKey = BackupNames.partialKey(key, OTHER, "0000000b");
+        String runningKey = BackupNames.partialKey(key, ME, "0000000c");
+        // each interrupted upload: the empty object written before it, and the multipart upload itself
+        s3.put(mineKey, none, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        String mineOld = s3.startUpload(mineKey, Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
+        s3.put(othersKey, none, Map.of(BackupMetadata.OWNER, OTHER), LONG_AGO);
+        String othersOld = s3.startUpload(othersKey, Map.of(BackupMetadata.OWNER, OTHER), LONG_AGO);
+        s3.put(runningKey, none, Map.of(BackupMetadata.OWNER, ME), Instant.now());
+        String mineRunning = s3.startUpload(runningKey, Map.of(BackupMetadata.OWNER, ME), Instant.now());
+        assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix(key + ".partial-")).uploads())
+                .as("such a store finds nothing by prefix").isEmpty();
+
+        int cleaned = store.cleanUpInterrupted(new S3Location(BUCKET, key), false, ME, Instant.now().minusSeconds(60),
+                deadline());
+
+        assertThat(cleaned).isEqualTo(2);
+        assertThat(s3.uploads).containsOnlyKeys(othersOld, mineRunning).doesNotContainKey(mineOld);
+        assertThat(s3.objects).containsOnlyKeys(othersKey, runningKey);
+    }
+
+    @Test
+    void anUploadWritesAnEmptyObjectAtItsPartialKeyBeforeItBegins() throws Exception {
+        s3.uploadsListedByExactKeyOnly = true;
+        java.util.List<String> seenWhenUploadBegan = new java.util.ArrayList<>();
+        s3.onCreateMultipartUpload = key -> seenWhenUploadBegan.addAll(s3.objects.keySet());
+
+        store.upload(new ByteArrayInputStream(snapshot(1, 2)), new S3Location(BUCKET, "once/x.db"),
+                metadata(ME), deadline());
+
+        assertThat(seenWhenUploadBegan).singleElement()
+                .satisfies(k -> assertThat(BackupNames.isOwnPartial(k, "once/x.db", false, ME)).isTrue());
+        assertThat(s3.objects).containsOnlyKeys("once/x.db");
+    }
+
     // ---- the object at the key: never another's, never lost to a failed replacement
 
     static Stream<Arguments> failedReplacements() throws Exception {

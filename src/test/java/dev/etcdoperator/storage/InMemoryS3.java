@@ -64,6 +64,13 @@ final class InMemoryS3 implements S3Client {
     int dropOnComplete;
     /** A copy that fails. */
     boolean failCopy;
+    /**
+     * Lists multipart uploads as MinIO does: a prefix is taken as the whole key, and a listing without one shows
+     * only uploads begun since the server started (here: none).
+     */
+    boolean uploadsListedByExactKeyOnly;
+    /** Called with the key of each CreateMultipartUpload, before it is answered. */
+    java.util.function.Consumer<String> onCreateMultipartUpload = key -> { };
 
     InMemoryS3(String bucket) {
         this.bucket = bucket;
@@ -94,7 +101,24 @@ final class InMemoryS3 implements S3Client {
     @Override
     public synchronized CreateMultipartUploadResponse createMultipartUpload(CreateMultipartUploadRequest r) {
         bucket(r.bucket());
+        onCreateMultipartUpload.accept(r.key());
         return CreateMultipartUploadResponse.builder().uploadId(startUpload(r.key(), r.metadata(), Instant.now())).build();
+    }
+
+    @Override
+    public software.amazon.awssdk.services.s3.model.PutObjectResponse putObject(
+            software.amazon.awssdk.services.s3.model.PutObjectRequest r, RequestBody body) {
+        byte[] bytes;
+        try (InputStream in = body.contentStreamProvider().newStream()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        synchronized (this) {
+            bucket(r.bucket());
+            objects.put(r.key(), new Obj(bytes, new HashMap<>(r.metadata()), Instant.now()));
+        }
+        return software.amazon.awssdk.services.s3.model.PutObjectResponse.builder().build();
     }
 
     @Override
@@ -147,7 +171,7 @@ final class InMemoryS3 implements S3Client {
         String prefix = r.prefix() == null ? "" : r.prefix();
         List<MultipartUpload> found = new ArrayList<>();
         for (Upload u : uploads.values()) {
-            if (u.key().startsWith(prefix)) {
+            if (uploadsListedByExactKeyOnly ? u.key().equals(prefix) : u.key().startsWith(prefix)) {
                 found.add(MultipartUpload.builder().key(u.key()).uploadId(u.id()).initiated(u.initiated()).build());
             }
         }

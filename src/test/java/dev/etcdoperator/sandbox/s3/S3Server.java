@@ -12,49 +12,49 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.etcdoperator.sandbox.controlplane.Parts;
 import org.awaitility.Awaitility;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * An S3-compatible server for tests and the sandbox: Adobe's s3mock (its Spring Boot exec jar, fetched from Maven
- * Central by the build into {@code target/s3mock/}) run as a child process of its own, bound to one loopback
- * address only, behind a front in this JVM that checks credentials as S3 does.
+ * An S3-compatible server for tests and the sandbox: MinIO, built from its Go module by the project's parts
+ * tooling ({@link Parts#MINIO}), run as a child process on one loopback address. MinIO is a real S3
+ * implementation: it checks every request's AWS Signature Version 4 (header or presigned URL) against
+ * {@link #ACCESS_KEY}/{@link #SECRET_KEY} itself and answers as S3 does ({@code InvalidAccessKeyId},
+ * {@code SignatureDoesNotMatch}, {@code AccessDenied}, ...).
  *
- * <p>The endpoint, plain HTTP on {@link #port()}, is the front ({@link AuthenticatingFront}): it accepts requests
- * signed (AWS Signature Version 4, header or presigned URL) with {@link #ACCESS_KEY}/{@link #SECRET_KEY} for
- * {@link #REGION}, refuses others with S3's errors ({@code InvalidAccessKeyId}, {@code SignatureDoesNotMatch},
- * {@code AccessDenied}), and passes accepted ones to s3mock's own plain HTTP port, {@link #s3mockPort()}. s3mock
- * also serves HTTPS with its self-signed certificate on {@link #httpsPort()}, unchecked. Ports left at 0 are chosen
- * once and kept: {@link #kill()} then {@link #start()} brings the server back on the same ports with the same data.
+ * <p>Ports left at 0 are chosen once and kept: {@link #kill()} then {@link #start()} brings the server back on the
+ * same address, port and data.
  */
 public final class S3Server implements AutoCloseable {
-    /** System property with the path of s3mock's exec jar; set by Maven for the sandbox tests and the sandbox. */
-    public static final String JAR_PROPERTY = "s3mock.jar";
     public static final String REGION = "us-east-1";
+    /** MinIO's root user: at least 3 characters. */
     public static final String ACCESS_KEY = "sandbox-access-key";
+    /** MinIO's root password: at least 8 characters. */
     public static final String SECRET_KEY = "sandbox-secret-key";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    /** The addresses MinIO listens on beside the one it is given, on the same port (see {@link #start()}). */
+    private static final List<String> HOST_LOOPBACKS = List.of("127.0.0.1", "::1");
 
     private final Settings settings;
+    private final Path minio;
     private final Path dataDir;
-    private final Path tempDir;
+    private final Path certsDir;
     private final Path logFile;
-    private final Path loopbackBeans;
     private final int port;
-    private final int s3mockPort;
-    private final int httpsPort;
-    private final AuthenticatingFront front;
+    private final int consolePort;
     private final Thread shutdownHook = new Thread(this::destroyForcibly, "stop-s3-server");
     private boolean hookRegistered;
     private volatile Process process;
@@ -63,72 +63,49 @@ public final class S3Server implements AutoCloseable {
     /**
      * How to run the server.
      *
-     * @param directory where its data ({@code data/}), temporary files ({@code tmp/}), log ({@code s3mock.log}) and
-     *                  generated configuration go
-     * @param address the loopback address to listen on, and only there
-     * @param port the HTTP port, 0 for a free one
-     * @param httpsPort the HTTPS port, 0 for a free one
-     * @param buckets buckets created when the server starts (kept ones stay as they are)
-     * @param jar s3mock's exec jar
+     * @param directory where its data ({@code data/}), certificates directory ({@code certs/}, empty: plain HTTP)
+     *                  and log ({@code minio.log}) go
+     * @param address the loopback address to listen on
+     * @param port the S3 port, 0 for a free one
+     * @param buckets buckets created when the server starts (existing ones stay as they are)
      */
-    public record Settings(Path directory, String address, int port, int httpsPort, List<String> buckets, Path jar) {
+    public record Settings(Path directory, String address, int port, List<String> buckets) {
         public Settings {
             buckets = List.copyOf(buckets);
         }
 
-        /** 127.0.0.1, free ports, no bucket, the jar named by {@value #JAR_PROPERTY} (else target/s3mock). */
+        /** 127.0.0.1, a free port, no bucket. */
         public static Settings in(Path directory) {
-            return new Settings(directory, "127.0.0.1", 0, 0, List.of(), Path.of(System.getProperty(JAR_PROPERTY,
-                    Path.of("target", "s3mock", "s3mock-exec.jar").toString())));
+            return new Settings(directory, "127.0.0.1", 0, List.of());
         }
 
         public Settings withAddress(String loopbackAddress) {
-            return new Settings(directory, loopbackAddress, port, httpsPort, buckets, jar);
+            return new Settings(directory, loopbackAddress, port, buckets);
         }
 
         public Settings withPort(int httpPort) {
-            return new Settings(directory, address, httpPort, httpsPort, buckets, jar);
-        }
-
-        public Settings withHttpsPort(int port) {
-            return new Settings(directory, address, this.port, port, buckets, jar);
+            return new Settings(directory, address, httpPort, buckets);
         }
 
         public Settings withBuckets(String... names) {
-            return new Settings(directory, address, port, httpsPort, List.of(names), jar);
-        }
-
-        public Settings withJar(Path exeJar) {
-            return new Settings(directory, address, port, httpsPort, buckets, exeJar);
+            return new Settings(directory, address, port, List.of(names));
         }
     }
 
     private S3Server(Settings settings) {
         InetAddress inet = parseLoopback(settings.address());
-        if (!Files.isRegularFile(settings.jar())) {
-            throw new IllegalStateException("s3mock's exec jar is missing: " + settings.jar()
-                    + " (the build copies it there: ./mvnw generate-test-resources)");
-        }
         this.settings = settings;
+        this.minio = Parts.program(Parts.MINIO, "minio");
         Path dir = settings.directory().toAbsolutePath();
         this.dataDir = dir.resolve("data");
-        this.tempDir = dir.resolve("tmp");
-        this.logFile = dir.resolve("s3mock.log");
-        this.loopbackBeans = dir.resolve("loopback-connector.xml");
-        this.port = settings.port() != 0 ? settings.port() : freePort(inet);
-        int https = settings.httpsPort() != 0 ? settings.httpsPort() : freePort(inet);
-        while (https == port) {
-            https = freePort(inet);
+        this.certsDir = dir.resolve("certs");
+        this.logFile = dir.resolve("minio.log");
+        this.port = settings.port() != 0 ? settings.port() : freePort(inet, true);
+        int console = freePort(inet, false);
+        while (console == port) {
+            console = freePort(inet, false);
         }
-        this.httpsPort = https;
-        int internal = freePort(inet);
-        while (internal == port || internal == httpsPort) {
-            internal = freePort(inet);
-        }
-        this.s3mockPort = internal;
-        this.front = new AuthenticatingFront(new InetSocketAddress(inet, port),
-                new InetSocketAddress(inet, s3mockPort),
-                new SigV4Check(ACCESS_KEY, SECRET_KEY, REGION, Clock.systemUTC()));
+        this.consolePort = console;
     }
 
     /** Starts a server and waits until it answers and its buckets exist. */
@@ -143,8 +120,12 @@ public final class S3Server implements AutoCloseable {
     }
 
     /**
-     * Starts the server (again, after {@link #kill()} or {@link #close()}) on the same ports and data directory:
-     * s3mock first, then, once it answers, the front on the endpoint.
+     * Starts MinIO (again, after {@link #kill()} or {@link #close()}) on the same address, port and data directory,
+     * waits until its liveness endpoint answers, then creates the buckets that are missing.
+     *
+     * <p>MinIO listens on the address it is given and, on the same port, on the host's own loopback interface
+     * addresses (127.0.0.1 and ::1), which it always adds for its console; it has no setting against it. So it
+     * listens on loopback only, but not on one address only. The console itself is off ({@code MINIO_BROWSER=off}).
      */
     public synchronized S3Server start() {
         if (alive()) {
@@ -153,24 +134,30 @@ public final class S3Server implements AutoCloseable {
         long started = System.nanoTime();
         try {
             Files.createDirectories(dataDir);
-            Files.createDirectories(tempDir);
-            writeLoopbackBeans();
+            Files.createDirectories(certsDir);
             ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .directory(settings.directory().toAbsolutePath().toFile());
+            Map<String, String> env = builder.environment();
+            env.keySet().removeIf(name -> name.startsWith("MINIO_"));
+            env.put("MINIO_ROOT_USER", ACCESS_KEY);
+            env.put("MINIO_ROOT_PASSWORD", SECRET_KEY);
+            env.put("MINIO_SITE_REGION", REGION);
+            env.put("MINIO_UPDATE", "off");
+            env.put("MINIO_BROWSER", "off");
             if (!hookRegistered) {
                 Runtime.getRuntime().addShutdownHook(shutdownHook);
                 hookRegistered = true;
             }
             process = builder.start();
+            process.getOutputStream().close();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the S3 server", e);
+            throw new UncheckedIOException("cannot start the S3 server (" + minio + ")", e);
         }
         Process current = process;
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try {
-            awaitAnswer(current, http);
-            front.open();
+            awaitLive(current);
+            createBuckets(current);
         } catch (RuntimeException e) {
             current.destroyForcibly();
             waitFor(current, Duration.ofSeconds(30));
@@ -180,90 +167,80 @@ public final class S3Server implements AutoCloseable {
         return this;
     }
 
-    private void awaitAnswer(Process current, HttpClient http) {
-        Awaitility.await("s3mock to answer on " + s3mockEndpoint() + " (log: " + logFile + ")")
-                .atMost(START_TIMEOUT).pollDelay(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(200))
+    private List<String> command() {
+        return new ArrayList<>(List.of(minio.toString(), "server", dataDir.toString(),
+                "--address", hostPort(port),
+                "--console-address", hostPort(consolePort),
+                "--certs-dir", certsDir.toString()));
+    }
+
+    private String hostPort(int p) {
+        return (settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address()) + ":" + p;
+    }
+
+    private void awaitLive(Process current) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest live = HttpRequest.newBuilder(URI.create(endpoint() + "/minio/health/live"))
+                .timeout(Duration.ofSeconds(5)).build();
+        Awaitility.await("MinIO to answer on " + endpoint() + " (log: " + logFile + ")")
+                .atMost(START_TIMEOUT).pollDelay(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsInstanceOf(IOException.class)
                 .until(() -> {
-                    if (!current.isAlive()) {
-                        throw new IllegalStateException("the S3 server exited with " + current.exitValue()
-                                + "; see " + logFile);
-                    }
-                    return answers(http);
+                    checkRunning(current);
+                    return http.send(live, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
                 });
     }
 
-    private boolean answers(HttpClient http) throws IOException, InterruptedException {
-        // s3mock initialises its store lazily, on the first request: the buckets exist once HEAD finds them
-        List<String> paths = settings.buckets().isEmpty() ? List.of("/")
-                : settings.buckets().stream().map(b -> "/" + b).toList();
-        for (String path : paths) {
-            HttpRequest head = HttpRequest.newBuilder(URI.create(s3mockEndpoint() + path))
-                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build();
-            if (http.send(head, HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
-                return false;
+    private void createBuckets(Process current) {
+        if (settings.buckets().isEmpty()) {
+            return;
+        }
+        try (S3Client s3 = client()) {
+            Awaitility.await("MinIO to create the buckets " + settings.buckets() + " (log: " + logFile + ")")
+                    .atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptionsInstanceOf(software.amazon.awssdk.core.exception.SdkClientException.class)
+                    .until(() -> {
+                        checkRunning(current);
+                        for (String bucket : settings.buckets()) {
+                            createBucket(s3, bucket);
+                        }
+                        return true;
+                    });
+        }
+    }
+
+    private static void createBucket(S3Client s3, String bucket) {
+        try {
+            s3.createBucket(b -> b.bucket(bucket));
+        } catch (S3Exception e) {
+            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            if (!"BucketAlreadyOwnedByYou".equals(code) && !"BucketAlreadyExists".equals(code)) {
+                throw e;
             }
         }
-        return true;
     }
 
-    private List<String> command() {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC",
-                "-Djava.net.preferIPv4Stack=true",
-                // s3mock stages every upload in a temporary file: beside its data, not in the machine's /tmp
-                "-Djava.io.tmpdir=" + tempDir,
-                "-jar", settings.jar().toAbsolutePath().toString(),
-                // the main connector (HTTPS) honours server.address ...
-                "--server.address=" + settings.address(),
-                "--server.port=" + httpsPort,
-                "--http.port=" + s3mockPort,
-                // ... the additional plain HTTP connector does not: these beans give it the same address
-                "--spring.main.sources=" + loopbackBeans.toUri(),
-                "--spring.main.banner-mode=off",
-                "--com.adobe.testing.s3mock.store.root=" + dataDir,
-                "--com.adobe.testing.s3mock.store.retain-files-on-exit=true",
-                "--com.adobe.testing.s3mock.store.region=" + REGION));
-        if (!settings.buckets().isEmpty()) {
-            command.add("--com.adobe.testing.s3mock.store.initial-buckets=" + String.join(",", settings.buckets()));
+    private void checkRunning(Process current) {
+        if (!current.isAlive()) {
+            throw new IllegalStateException("MinIO exited with " + current.exitValue() + "; the end of " + logFile
+                    + ":\n" + tail(30));
         }
-        return command;
+    }
+
+    private String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
     }
 
     /**
-     * s3mock's plain HTTP connector is a bean named {@code httpConnector}, created with a port and no address, so
-     * Tomcat binds it on every interface. This bean definition (loaded through {@code spring.main.sources}) sets
-     * its address before the web server starts its connectors; it is eager although s3mock initialises lazily.
-     */
-    private void writeLoopbackBeans() throws IOException {
-        Files.writeString(loopbackBeans, """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <beans xmlns="http://www.springframework.org/schema/beans"
-                       xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-                       xsi:schemaLocation="http://www.springframework.org/schema/beans
-                                           https://www.springframework.org/schema/beans/spring-beans.xsd">
-                  <bean id="httpConnectorOnLoopbackOnly" lazy-init="false"
-                        class="org.springframework.beans.factory.config.MethodInvokingBean">
-                    <property name="targetObject" ref="httpConnector"/>
-                    <property name="targetMethod" value="setProperty"/>
-                    <property name="arguments">
-                      <list>
-                        <value>address</value>
-                        <value>%s</value>
-                      </list>
-                    </property>
-                  </bean>
-                </beans>
-                """.formatted(settings.address()), StandardCharsets.UTF_8);
-    }
-
-    /**
-     * SIGKILL, as a crash would: the endpoint stops listening and drops its connections, uploads in flight fail,
-     * what was stored before stays in the data directory.
+     * SIGKILL, as a crash would: the endpoint stops listening, requests in flight fail, what was stored before stays
+     * in the data directory.
      */
     public synchronized void kill() {
-        front.stop();
         Process current = process;
         if (current != null) {
             current.destroyForcibly();
@@ -271,10 +248,9 @@ public final class S3Server implements AutoCloseable {
         }
     }
 
-    /** Stops the front, then s3mock: SIGTERM, then SIGKILL after 20 s; the data stays. Idempotent. */
+    /** Stops MinIO: SIGTERM, then SIGKILL after 20 s; the data stays. Idempotent. */
     @Override
     public synchronized void close() {
-        front.close();
         Process current = process;
         if (current != null && current.isAlive()) {
             current.destroy();
@@ -336,18 +312,9 @@ public final class S3Server implements AutoCloseable {
         return "[default]\nregion = " + REGION + "\n";
     }
 
-    /** {@code http://<address>:<port>}, without a trailing slash: the front, which checks credentials. */
+    /** {@code http://<address>:<port>}, without a trailing slash. */
     public String endpoint() {
-        return "http://" + settings.address() + ":" + port;
-    }
-
-    /** s3mock's own plain HTTP port, behind the front: no credentials checked there. For measurements. */
-    public String s3mockEndpoint() {
-        return "http://" + settings.address() + ":" + s3mockPort;
-    }
-
-    public String httpsEndpoint() {
-        return "https://" + settings.address() + ":" + httpsPort;
+        return "http://" + hostPort(port);
     }
 
     public String address() {
@@ -358,13 +325,9 @@ public final class S3Server implements AutoCloseable {
         return port;
     }
 
-    public int httpsPort() {
-        return httpsPort;
-    }
-
-    /** s3mock's own plain HTTP port, behind the front. */
-    public int s3mockPort() {
-        return s3mockPort;
+    /** MinIO's console port (the console is off; MinIO is given the port so that it picks none itself). */
+    public int consolePort() {
+        return consolePort;
     }
 
     public String region() {
@@ -392,13 +355,13 @@ public final class S3Server implements AutoCloseable {
         return logFile;
     }
 
-    /** Whether s3mock runs (the front listens from its start until {@link #kill()} or {@link #close()}). */
+    /** Whether MinIO runs. */
     public boolean alive() {
         Process current = process;
         return current != null && current.isAlive();
     }
 
-    /** s3mock's pid; it is the java process itself (the front runs in this JVM). */
+    /** MinIO's pid. */
     public long pid() {
         Process current = process;
         if (current == null) {
@@ -407,7 +370,7 @@ public final class S3Server implements AutoCloseable {
         return current.pid();
     }
 
-    /** How long the last {@link #start()} took until the server answered. */
+    /** How long the last {@link #start()} took until the server answered and its buckets existed. */
     public Duration lastStartup() {
         return lastStartup;
     }
@@ -424,12 +387,34 @@ public final class S3Server implements AutoCloseable {
         }
     }
 
-    private static int freePort(InetAddress address) {
+    /**
+     * A port free on the address; for the S3 port also on the host's loopback addresses, where MinIO listens too
+     * (an address that is not configured, ::1 on a host without IPv6, does not count).
+     */
+    private static int freePort(InetAddress address, boolean alsoOnHostLoopbacks) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int candidate;
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(address, 0), 1);
+                candidate = socket.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (!alsoOnHostLoopbacks || HOST_LOOPBACKS.stream().allMatch(other -> freeOn(other, candidate))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no port free on " + address.getHostAddress() + " and " + HOST_LOOPBACKS);
+    }
+
+    private static boolean freeOn(String address, int port) {
         try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(address, 0), 1);
-            return socket.getLocalPort();
+            socket.bind(new InetSocketAddress(InetAddress.getByName(address), port), 1);
+            return true;
+        } catch (java.net.BindException e) {
+            return e.getMessage() != null && e.getMessage().contains("Cannot assign requested address");
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return false;
         }
     }
 }

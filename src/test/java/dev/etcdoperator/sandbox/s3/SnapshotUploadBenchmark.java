@@ -43,8 +43,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * The operator's upload path alone ({@link SnapshotUpload}, fed from a file shaped as an etcd snapshot: random
  * bytes and their SHA-256 trailer) beside plain uploads of the same file to the same sandbox S3 server, with the
  * server's store on disk and on tmpfs ({@code /dev/shm}), so that the store's own cost and the operator's show
- * apart from etcd. The time of each S3 operation is summed by an interceptor, the CPU time of s3mock and of this
- * JVM (uploader and the server's front) is read from /proc, and how the first part was signed is printed. Not a
+ * apart from etcd. The time of each S3 operation is summed by an interceptor, the CPU time of MinIO and of this
+ * JVM (the uploader) is read from /proc, and how the first part was signed is printed. Not a
  * test: it reports figures (target/benchmarks/snapshot-upload.txt). Run with
  * {@code ./mvnw -B verify -Pbenchmarks -Dit.test=SnapshotUploadBenchmark}.
  *
@@ -92,8 +92,8 @@ class SnapshotUploadBenchmark {
     }
 
     private static dev.etcdoperator.sandbox.support.CpuTimes cpu(S3Server server) {
-        return dev.etcdoperator.sandbox.support.CpuTimes.sample(Map.of("s3mock", server.pid(),
-                "this JVM (uploader and S3 front)", ProcessHandle.current().pid()));
+        return dev.etcdoperator.sandbox.support.CpuTimes.sample(Map.of("minio", server.pid(),
+                "this JVM (uploader)", ProcessHandle.current().pid()));
     }
 
     private void measure(String store, int run, S3Server server, S3Client s3, Path file, long size) throws Exception {
