@@ -10,17 +10,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
-
+import dev.etcdoperator.sandbox.support.TrustAllTls;
 import org.awaitility.Awaitility;
 
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
@@ -252,26 +248,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     static HttpClient insecureHttp() {
-        try {
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {new X509TrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            }}, new SecureRandom());
-            return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(5)).build();
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return HttpClient.newBuilder().sslContext(TrustAllTls.context()).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     static int freePort() {

@@ -8,17 +8,14 @@ import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+
+import dev.etcdoperator.sandbox.support.TrustAllTls;
 
 /**
  * Runs one probe of one container on a schedule, as kubelet does: exec in the container's context,
@@ -117,7 +114,7 @@ final class ProbeRunner {
         HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
         if (connection instanceof HttpsURLConnection) {
             HttpsURLConnection https = (HttpsURLConnection) connection;
-            https.setSSLSocketFactory(trustAll().getSocketFactory());
+            https.setSSLSocketFactory(TrustAllTls.context().getSocketFactory());
             https.setHostnameVerifier((name, session) -> true);
         }
         connection.setConnectTimeout((int) timeout.toMillis());
@@ -144,26 +141,6 @@ final class ProbeRunner {
             }
         }
         return Integer.parseInt(port.getStrVal());
-    }
-
-    private static SSLContext trustAll() throws Exception {
-        X509TrustManager trustAll = new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        };
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {trustAll}, new SecureRandom());
-        return context;
     }
 
     private static int seconds(Integer value, int fallback) {
