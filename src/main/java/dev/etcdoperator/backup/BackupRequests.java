@@ -6,6 +6,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.TlsSecretKeys;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -65,15 +66,11 @@ final class BackupRequests {
             throw new BackupFailure(BackupFailure.CLIENT_TLS_SECRET_NOT_FOUND, "Secret " + namespace + "/" + name
                     + " (" + field + ") does not exist", true);
         }
-        byte[] ca = SecretData.value(secret, ClusterResources.CLIENT_CA);
-        byte[] cert = SecretData.value(secret, ClusterResources.CLIENT_CERT);
-        byte[] key = SecretData.value(secret, ClusterResources.CLIENT_KEY);
-        if (ca == null || cert == null || key == null) {
-            throw new BackupFailure(BackupFailure.CLIENT_TLS_SECRET_INVALID, "Secret " + namespace + "/" + name + " ("
-                    + field + ") must hold " + ClusterResources.CLIENT_CERT + ", " + ClusterResources.CLIENT_KEY
-                    + " and " + ClusterResources.CLIENT_CA, true);
-        }
-        return new EtcdTls(ca, cert, key);
+        TlsSecretKeys keys = TlsSecretKeys.of(secret, TlsSecretKeys.CLIENT).orElseThrow(() -> new BackupFailure(
+                BackupFailure.CLIENT_TLS_SECRET_INVALID, "Secret " + namespace + "/" + name + " (" + field
+                        + ") must hold " + TlsSecretKeys.accepted(TlsSecretKeys.CLIENT), true));
+        return new EtcdTls(SecretData.value(secret, keys.ca()), SecretData.value(secret, keys.cert()),
+                SecretData.value(secret, keys.key()));
     }
 
     /** Users write endpoints as in etcdctl, with or without a scheme. */

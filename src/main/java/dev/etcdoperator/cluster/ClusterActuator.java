@@ -30,17 +30,15 @@ final class ClusterActuator {
         this.events = events;
     }
 
-    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step) {
-        act(cluster, o, admin, step, Optional.empty());
-    }
-
     /**
      * @param seedSnapshot for a {@link Step.CreateSeed} of a restored cluster, the snapshot Secret the caller
      *                     confirmed the operator made for this very cluster; empty otherwise
+     * @param tlsKeys      the layout of the cluster's TLS secrets, for the pods this step creates
      */
     void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step,
-            Optional<String> seedSnapshot) {
+            Optional<String> seedSnapshot, MemberTlsKeys tlsKeys) {
         MemberNaming naming = o.naming();
+        PodMaker pods = new PodMaker(cluster, naming, tlsKeys);
         if (step instanceof Step.RecordSeed record) {
             // the status builder records the seed; a reseed request is consumed here, once, before that
             if (record.reseed()) {
@@ -50,20 +48,20 @@ final class ClusterActuator {
         } else if (step instanceof Step.CreateSeed seed) {
             // the seed recorded in the status: a pod of that name that exists already (a view that lags behind)
             // is that seed, not a reason for another
-            if (createMemberPod(cluster, naming, seed.name(), seed.version(), Step.STATE_NEW,
-                    seed.name() + "=" + seed.peerUrl(), seedSnapshot)) {
+            if (pods.create(seed.name(), seed.version(), Step.STATE_NEW, seed.name() + "=" + seed.peerUrl(),
+                    seedSnapshot)) {
                 events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
             }
         } else if (step instanceof Step.AddMember add) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
             Member added = etcd.addMember(add.peerUrl(), true);
-            createMemberPod(cluster, naming, add.name(), add.version(), Step.STATE_EXISTING,
-                    initialCluster(naming, withMember(etcd.members(), added)));
+            pods.create(add.name(), add.version(), Step.STATE_EXISTING,
+                    initialCluster(naming, withMember(etcd.members(), added)), Optional.empty());
             events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner.");
         } else if (step instanceof Step.CreateMemberPod pod) {
             // the member list read in this reconcile, or, when no member answered (every pod of a cluster on
             // claims gone), the members the claims name: a member restarting on its data needs no answer
-            if (createMemberPod(cluster, naming, pod.name(), pod.version(), pod.state(), o.initialCluster())) {
+            if (pods.create(pod.name(), pod.version(), pod.state(), o.initialCluster(), Optional.empty())) {
                 events.normal(cluster, pod.reason(), pod.describe());
             }
         } else if (step instanceof Step.PromoteLearner promote) {
@@ -110,31 +108,39 @@ final class ClusterActuator {
                         + uid + "\"},{\"op\":\"remove\",\"path\":\"" + path + "\"}]");
     }
 
-    /** Creates the member's pod (and its claim when it has none); false when a pod of that name exists already. */
-    private boolean createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
-            String state, String initialCluster) {
-        return createMemberPod(cluster, naming, member, version, state, initialCluster, Optional.empty());
-    }
+    /** Creates member pods (and their claims) of one cluster. */
+    private final class PodMaker {
+        private final EtcdCluster cluster;
+        private final MemberNaming naming;
+        private final MemberTlsKeys tlsKeys;
 
-    private boolean createMemberPod(EtcdCluster cluster, MemberNaming naming, String member, String version,
-            String state, String initialCluster, Optional<String> seedSnapshot) {
-        String namespace = cluster.getMetadata().getNamespace();
-        if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
-                && client.persistentVolumeClaims().inNamespace(namespace).withName(member).get() == null) {
-            client.persistentVolumeClaims().inNamespace(namespace)
-                    .resource(ClusterResources.memberClaim(cluster, member)).create();
+        PodMaker(EtcdCluster cluster, MemberNaming naming, MemberTlsKeys tlsKeys) {
+            this.cluster = cluster;
+            this.naming = naming;
+            this.tlsKeys = tlsKeys;
         }
-        var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
-                initialCluster, state, naming.dnsName(member));
-        var pod = ClusterResources.memberPod(cluster, spec, version, seedSnapshot);
-        try {
-            client.pods().inNamespace(namespace).resource(pod).create();
-            return true;
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-                return false;
+
+        /** Creates the member's pod (and its claim when it has none); false when a pod of that name exists already. */
+        boolean create(String member, String version, String state, String initialCluster,
+                Optional<String> seedSnapshot) {
+            String namespace = cluster.getMetadata().getNamespace();
+            if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
+                    && client.persistentVolumeClaims().inNamespace(namespace).withName(member).get() == null) {
+                client.persistentVolumeClaims().inNamespace(namespace)
+                        .resource(ClusterResources.memberClaim(cluster, member)).create();
             }
-            throw e;
+            var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
+                    initialCluster, state, naming.dnsName(member));
+            var pod = ClusterResources.memberPod(cluster, spec, version, seedSnapshot, tlsKeys);
+            try {
+                client.pods().inNamespace(namespace).resource(pod).create();
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                    return false;
+                }
+                throw e;
+            }
         }
     }
 

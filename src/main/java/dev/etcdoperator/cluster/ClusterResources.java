@@ -65,15 +65,6 @@ public final class ClusterResources {
     public static final String PEER_TLS_VOLUME = "member-peer-tls";
     public static final String SERVER_TLS_VOLUME = "member-server-tls";
     public static final String OPERATOR_TLS_VOLUME = "etcd-client-tls";
-    public static final String PEER_CERT = "peer.crt";
-    public static final String PEER_KEY = "peer.key";
-    public static final String PEER_CA = "peer-ca.crt";
-    public static final String SERVER_CERT = "server.crt";
-    public static final String SERVER_KEY = "server.key";
-    public static final String SERVER_CA = "server-ca.crt";
-    public static final String CLIENT_CERT = "etcd-client.crt";
-    public static final String CLIENT_KEY = "etcd-client.key";
-    public static final String CLIENT_CA = "etcd-client-ca.crt";
 
     private ClusterResources() {
     }
@@ -192,6 +183,12 @@ public final class ClusterResources {
      */
     public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion,
             Optional<String> snapshotSecret) {
+        return memberPod(cluster, member, etcdVersion, snapshotSecret, MemberTlsKeys.COREOS);
+    }
+
+    /** The member's pod, its TLS secrets mounted with the keys {@code tlsKeys} found in them. */
+    public static Pod memberPod(EtcdCluster cluster, MemberPodSpec member, String etcdVersion,
+            Optional<String> snapshotSecret, MemberTlsKeys tlsKeys) {
         EtcdClusterSpec spec = cluster.getSpec();
         PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
         String clusterName = cluster.getMetadata().getName();
@@ -227,17 +224,17 @@ public final class ClusterResources {
         List<Volume> tlsVolumes = new ArrayList<>();
         if (peerSecret != null) {
             command.addAll(List.of("--peer-client-cert-auth=true",
-                    "--peer-trusted-ca-file=" + PEER_TLS_DIR + "/" + PEER_CA,
-                    "--peer-cert-file=" + PEER_TLS_DIR + "/" + PEER_CERT,
-                    "--peer-key-file=" + PEER_TLS_DIR + "/" + PEER_KEY));
+                    "--peer-trusted-ca-file=" + PEER_TLS_DIR + "/" + tlsKeys.peer().ca(),
+                    "--peer-cert-file=" + PEER_TLS_DIR + "/" + tlsKeys.peer().cert(),
+                    "--peer-key-file=" + PEER_TLS_DIR + "/" + tlsKeys.peer().key()));
             mounts.add(secretMount(PEER_TLS_VOLUME, PEER_TLS_DIR));
             tlsVolumes.add(secretVolume(PEER_TLS_VOLUME, peerSecret));
         }
         if (serverSecret != null) {
             command.addAll(List.of("--client-cert-auth=true",
-                    "--trusted-ca-file=" + SERVER_TLS_DIR + "/" + SERVER_CA,
-                    "--cert-file=" + SERVER_TLS_DIR + "/" + SERVER_CERT,
-                    "--key-file=" + SERVER_TLS_DIR + "/" + SERVER_KEY));
+                    "--trusted-ca-file=" + SERVER_TLS_DIR + "/" + tlsKeys.server().ca(),
+                    "--cert-file=" + SERVER_TLS_DIR + "/" + tlsKeys.server().cert(),
+                    "--key-file=" + SERVER_TLS_DIR + "/" + tlsKeys.server().key()));
             mounts.add(secretMount(SERVER_TLS_VOLUME, SERVER_TLS_DIR));
             tlsVolumes.add(secretVolume(SERVER_TLS_VOLUME, serverSecret));
             if (operatorSecret != null) {
@@ -256,7 +253,8 @@ public final class ClusterResources {
                 .withEnv(env)
                 .addNewPort().withName("client").withContainerPort(CLIENT_PORT).withProtocol("TCP").endPort()
                 .addNewPort().withName("peer").withContainerPort(PEER_PORT).withProtocol("TCP").endPort()
-                .withReadinessProbe(readinessProbe(member, serverSecret != null && operatorSecret != null))
+                .withReadinessProbe(readinessProbe(member,
+                        serverSecret != null && operatorSecret != null ? tlsKeys.operator() : null))
                 .withResources(policy.getResources())
                 .withVolumeMounts(mounts)
                 .build();
@@ -309,19 +307,22 @@ public final class ClusterResources {
      * is probed with {@code etcdctl endpoint health} over https with the operator's client certificate (as the
      * original did), by the member's own DNS name, which its certificate covers; no shell is needed, so this
      * also works on etcd's distroless images.
+     *
+     * @param clientKeys the layout of the operator's client Secret when members require client certificates,
+     *                   else null
      */
-    static Probe readinessProbe(MemberPodSpec member, boolean clientTls) {
+    static Probe readinessProbe(MemberPodSpec member, TlsSecretKeys clientKeys) {
         ProbeBuilder probe = new ProbeBuilder()
                 .withPeriodSeconds(1).withTimeoutSeconds(3).withFailureThreshold(3);
-        if (!clientTls) {
+        if (clientKeys == null) {
             return probe.withNewHttpGet().withPath("/health").withPort(new IntOrString(CLIENT_PORT))
                     .withScheme("HTTP").endHttpGet().build();
         }
         return probe.withNewExec().withCommand("/usr/local/bin/etcdctl",
                 "--endpoints=https://" + member.dnsName() + ":" + CLIENT_PORT,
-                "--cacert=" + OPERATOR_TLS_DIR + "/" + CLIENT_CA,
-                "--cert=" + OPERATOR_TLS_DIR + "/" + CLIENT_CERT,
-                "--key=" + OPERATOR_TLS_DIR + "/" + CLIENT_KEY,
+                "--cacert=" + OPERATOR_TLS_DIR + "/" + clientKeys.ca(),
+                "--cert=" + OPERATOR_TLS_DIR + "/" + clientKeys.cert(),
+                "--key=" + OPERATOR_TLS_DIR + "/" + clientKeys.key(),
                 "--dial-timeout=3s", "--command-timeout=4s",
                 "endpoint", "health").endExec().build();
     }

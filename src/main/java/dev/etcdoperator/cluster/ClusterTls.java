@@ -2,7 +2,6 @@ package dev.etcdoperator.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -13,14 +12,18 @@ import io.fabric8.kubernetes.api.model.Secret;
  * The TLS secrets of a cluster with {@code spec.TLS.static}, checked before anything is created or changed: the
  * peer secret ({@code peer.crt}, {@code peer.key}, {@code peer-ca.crt}), the server secret ({@code server.crt},
  * {@code server.key}, {@code server-ca.crt}) and the operator's client secret ({@code etcd-client.crt},
- * {@code etcd-client.key}, {@code etcd-client-ca.crt}), named and keyed as the CoreOS operator did.
+ * {@code etcd-client.key}, {@code etcd-client-ca.crt}), named and keyed as the CoreOS operator did; each may
+ * instead hold {@code tls.crt}, {@code tls.key} and {@code ca.crt}, as cert-manager writes them.
  */
 final class ClusterTls {
     static final String REASON_MISSING = "TLSSecretMissing";
     static final String REASON_INVALID = "TLSSecretInvalid";
 
-    /** What the secrets gave: the operator's client TLS (null when members serve plain http), or a problem. */
-    record Loaded(EtcdTls clientTls, String problem) {
+    /**
+     * What the secrets gave: the operator's client TLS (null when members serve plain http) and the layout of each
+     * secret, or a problem.
+     */
+    record Loaded(EtcdTls clientTls, MemberTlsKeys keys, String problem) {
         boolean ok() {
             return problem == null;
         }
@@ -49,57 +52,65 @@ final class ClusterTls {
         String peer = ClusterResources.peerSecret(spec);
         String server = ClusterResources.serverSecret(spec);
         String operator = ClusterResources.operatorSecret(spec);
+        Found peerFound = null;
+        Found serverFound = null;
+        Found clientFound = null;
         if (peer != null) {
-            check(secrets, namespace, peer, "spec.TLS.static.member.peerSecret", problems,
-                    ClusterResources.PEER_CERT, ClusterResources.PEER_KEY, ClusterResources.PEER_CA);
+            peerFound = check(secrets, namespace, peer, "spec.TLS.static.member.peerSecret", problems,
+                    TlsSecretKeys.PEER);
         }
         if (server != null) {
-            check(secrets, namespace, server, "spec.TLS.static.member.serverSecret", problems,
-                    ClusterResources.SERVER_CERT, ClusterResources.SERVER_KEY, ClusterResources.SERVER_CA);
+            serverFound = check(secrets, namespace, server, "spec.TLS.static.member.serverSecret", problems,
+                    TlsSecretKeys.SERVER);
         }
-        Map<String, byte[]> client = null;
         if (server != null && operator == null) {
             problems.add("spec.TLS.static.member.serverSecret makes members require client certificates, so "
-                    + "spec.TLS.static.operatorSecret must name a Secret with " + ClusterResources.CLIENT_CERT + ", "
-                    + ClusterResources.CLIENT_KEY + " and " + ClusterResources.CLIENT_CA + ".");
+                    + "spec.TLS.static.operatorSecret must name a Secret with "
+                    + TlsSecretKeys.accepted(TlsSecretKeys.CLIENT) + ".");
         } else if (operator != null) {
-            client = check(secrets, namespace, operator, "spec.TLS.static.operatorSecret", problems,
-                    ClusterResources.CLIENT_CERT, ClusterResources.CLIENT_KEY, ClusterResources.CLIENT_CA);
+            clientFound = check(secrets, namespace, operator, "spec.TLS.static.operatorSecret", problems,
+                    TlsSecretKeys.CLIENT);
         }
         if (!problems.isEmpty()) {
-            return new Loaded(null, String.join(" ", problems)
+            return new Loaded(null, null, String.join(" ", problems)
                     + " The operator creates and changes nothing for this cluster until the secrets are there.");
         }
-        EtcdTls tls = server == null ? null
-                : new EtcdTls(client.get(ClusterResources.CLIENT_CA), client.get(ClusterResources.CLIENT_CERT),
-                        client.get(ClusterResources.CLIENT_KEY));
-        return new Loaded(tls, null);
+        MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
+                serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
+                clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys());
+        EtcdTls tls = server == null ? null : clientFound.tls();
+        return new Loaded(tls, keys, null);
     }
 
-    /** The decoded keys of the secret, or null after adding what is missing to {@code problems}. */
-    private static Map<String, byte[]> check(Secrets secrets, String namespace, String name, String field,
-            List<String> problems, String... keys) {
+    /** A secret's layout and its material. */
+    private record Found(TlsSecretKeys keys, Secret secret) {
+        EtcdTls tls() {
+            return new EtcdTls(SecretData.value(secret, keys.ca()), SecretData.value(secret, keys.cert()),
+                    SecretData.value(secret, keys.key()));
+        }
+    }
+
+    /** The secret and its layout, or null after adding what is missing to {@code problems}. */
+    private static Found check(Secrets secrets, String namespace, String name, String field,
+            List<String> problems, TlsSecretKeys coreos) {
         Secret secret = secrets.get(name);
         if (secret == null) {
             problems.add("Secret " + namespace + "/" + name + " (" + field + ") does not exist; it must hold "
-                    + String.join(", ", keys) + ".");
+                    + TlsSecretKeys.accepted(coreos) + ".");
             return null;
         }
-        Map<String, byte[]> values = new java.util.HashMap<>();
-        List<String> missing = new ArrayList<>();
-        for (String key : keys) {
-            byte[] value = SecretData.value(secret, key);
-            if (value == null || value.length == 0) {
-                missing.add(key);
-            } else {
-                values.put(key, value);
+        var keys = TlsSecretKeys.of(secret, coreos);
+        if (keys.isEmpty()) {
+            // name what is missing from the layout the secret comes closer to
+            List<String> missing = coreos.missingIn(secret);
+            List<String> missingTls = TlsSecretKeys.KUBERNETES_TLS.missingIn(secret);
+            if (missingTls.size() < missing.size()) {
+                missing = missingTls;
             }
-        }
-        if (!missing.isEmpty()) {
             problems.add("Secret " + namespace + "/" + name + " (" + field + ") has no key "
-                    + String.join(", ", missing) + "; it must hold " + String.join(", ", keys) + ".");
+                    + String.join(", ", missing) + "; it must hold " + TlsSecretKeys.accepted(coreos) + ".");
             return null;
         }
-        return values;
+        return new Found(keys.get(), secret);
     }
 }

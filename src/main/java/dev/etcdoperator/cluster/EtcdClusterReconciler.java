@@ -156,6 +156,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         String namespace = cluster.getMetadata().getNamespace();
         EtcdTls clientTls = null;
+        MemberTlsKeys tlsKeys = MemberTlsKeys.COREOS;
         if (ClusterTls.enabled(cluster.getSpec())) {
             ClusterTls.Loaded tls = ClusterTls.load(cluster.getSpec(), namespace,
                     secret -> client.secrets().inNamespace(namespace).withName(secret).get());
@@ -165,6 +166,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 return refuseTls(cluster, change, ClusterTls.REASON_MISSING, tls.problem());
             }
             clientTls = tls.clientTls();
+            tlsKeys = tls.keys();
             status.setConditions(conditions.set(status.getConditions(), new Condition(CONDITION_TLS,
                     Conditions.TRUE, REASON_TLS_READY, "The TLS secrets are present."),
                     cluster.getMetadata().getGeneration()));
@@ -224,7 +226,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
         try {
-            actuator.act(cluster, observed.observation(), observed.admin(), step, seedSnapshot);
+            actuator.act(cluster, observed.observation(), observed.admin(), step, seedSnapshot, tlsKeys);
             metrics.acted(namespace, name, step);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
@@ -208,6 +209,58 @@ class ClusterResourcesTest {
         assertThat(loaded.ok()).isTrue();
         assertThat(new String(loaded.clientTls().caCert())).isEqualTo("etcd-client-ca.crt-value");
         assertThat(new String(loaded.clientTls().clientKey())).isEqualTo("etcd-client.key-value");
+    }
+
+    @Test
+    void secretsInCertManagersLayoutAreAcceptedAndTheirKeysMountedAsTheyAre() {
+        EtcdClusterSpec spec = cluster(TLS_SPEC).getSpec();
+        Map<String, Secret> secrets = new HashMap<>();
+        secrets.put("etcd-peer-tls", secret("tls.crt", "tls.key", "ca.crt"));
+        secrets.put("etcd-server-tls", secret("server.crt", "server.key", "server-ca.crt"));
+        secrets.put("etcd-client-tls", secret("tls.crt", "tls.key", "ca.crt"));
+        ClusterTls.Loaded loaded = ClusterTls.load(spec, "prod", secrets::get);
+        assertThat(loaded.ok()).as(loaded.problem()).isTrue();
+        assertThat(loaded.keys()).isEqualTo(new MemberTlsKeys(TlsSecretKeys.KUBERNETES_TLS, TlsSecretKeys.SERVER,
+                TlsSecretKeys.KUBERNETES_TLS));
+        assertThat(new String(loaded.clientTls().caCert())).isEqualTo("ca.crt-value");
+        assertThat(new String(loaded.clientTls().clientCert())).isEqualTo("tls.crt-value");
+        assertThat(new String(loaded.clientTls().clientKey())).isEqualTo("tls.key-value");
+
+        Container etcd = ClusterResources.memberPod(cluster(TLS_SPEC), tlsMember(), "3.5.35", Optional.empty(),
+                loaded.keys()).getSpec().getContainers().get(0);
+        assertThat(etcd.getCommand()).contains(
+                "--peer-cert-file=/etc/etcdtls/member/peer-tls/tls.crt",
+                "--peer-key-file=/etc/etcdtls/member/peer-tls/tls.key",
+                "--peer-trusted-ca-file=/etc/etcdtls/member/peer-tls/ca.crt",
+                "--cert-file=/etc/etcdtls/member/server-tls/server.crt",
+                "--trusted-ca-file=/etc/etcdtls/member/server-tls/server-ca.crt");
+        assertThat(etcd.getReadinessProbe().getExec().getCommand()).contains(
+                "--cacert=/etc/etcdtls/operator/etcd-tls/ca.crt",
+                "--cert=/etc/etcdtls/operator/etcd-tls/tls.crt",
+                "--key=/etc/etcdtls/operator/etcd-tls/tls.key");
+    }
+
+    @Test
+    void theCoreOsNamesWinWhenASecretHoldsBothLayouts() {
+        Secret both = secret("peer.crt", "peer.key", "peer-ca.crt", "tls.crt", "tls.key", "ca.crt");
+        assertThat(TlsSecretKeys.of(both, TlsSecretKeys.PEER)).contains(TlsSecretKeys.PEER);
+        assertThat(TlsSecretKeys.of(secret("tls.crt", "tls.key", "ca.crt"), TlsSecretKeys.PEER))
+                .contains(TlsSecretKeys.KUBERNETES_TLS);
+    }
+
+    @Test
+    void aSecretWithNeitherLayoutWholeNamesWhatTheCloserLayoutLacks() {
+        EtcdClusterSpec spec = cluster("""
+                size: 1
+                TLS: {static: {member: {peerSecret: p}}}
+                """).getSpec();
+        // cert-manager leaves ca.crt out for issuers that do not know the CA
+        ClusterTls.Loaded loaded = ClusterTls.load(spec, "prod", n -> secret("tls.crt", "tls.key"));
+        assertThat(loaded.ok()).isFalse();
+        assertThat(loaded.problem()).contains("Secret prod/p", "has no key ca.crt;",
+                "peer.crt, peer.key, peer-ca.crt (or tls.crt, tls.key, ca.crt");
+        loaded = ClusterTls.load(spec, "prod", n -> secret("peer.crt", "peer-ca.crt", "tls.key"));
+        assertThat(loaded.problem()).contains("has no key peer.key;");
     }
 
     @Test

@@ -166,6 +166,51 @@ class EtcdClusterTlsIT {
         assertThat(pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet())).isEqualTo(uids);
     }
 
+    @Test
+    @Order(4)
+    void secretsInCertManagersLayoutWorkAsTheyAre() {
+        client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).delete();
+        await().atMost(CONVERGE).until(() -> pods().isEmpty()
+                && client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).get() == null);
+        for (String secret : List.of(PEER, SERVER, OPERATOR)) {
+            client().secrets().inNamespace(NS).withName(secret).delete();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> client().secrets().inNamespace(NS).withName(secret).get() == null);
+        }
+        // what a cert-manager Certificate writes: type kubernetes.io/tls, tls.crt, tls.key and the issuer's ca.crt
+        createSecret(PEER, "kubernetes.io/tls", Map.of("tls.crt", "peer.crt", "tls.key", "peer.key",
+                "ca.crt", "ca.crt"));
+        createSecret(SERVER, "kubernetes.io/tls", Map.of("tls.crt", "server.crt", "tls.key", "server.key",
+                "ca.crt", "ca.crt"));
+        createSecret(OPERATOR, "kubernetes.io/tls", Map.of("tls.crt", "client.crt", "tls.key", "client.key",
+                "ca.crt", "ca.crt"));
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: 3
+                  version: 3.6.16
+                  TLS:
+                    static:
+                      member: {peerSecret: %s, serverSecret: %s}
+                      operatorSecret: %s
+                """.formatted(NAME, NS, PEER, SERVER, OPERATOR), EtcdCluster.class)).create();
+        awaitConverged(3);
+        assertThat(pods()).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getCommand())
+                .contains("--peer-cert-file=/etc/etcdtls/member/peer-tls/tls.crt",
+                        "--cert-file=/etc/etcdtls/member/server-tls/tls.crt"));
+
+        String endpoints = pods().stream().map(p -> "https://" + p.getMetadata().getName() + "." + NAME + "." + NS
+                + ".svc:2379").collect(Collectors.joining(","));
+        List<String> tls = List.of("--cacert=" + certs.resolve("ca.crt"), "--cert=" + certs.resolve("client.crt"),
+                "--key=" + certs.resolve("client.key"));
+        assertThat(etcdctl(endpoints, tls, "put", "issued", "by-cert-manager").ok()).isTrue();
+        Kubectl.Result members = etcdctl(endpoints, tls, "member", "list");
+        assertThat(members.output().lines().filter(l -> l.contains("https://")).count()).as(members.output())
+                .isEqualTo(3);
+    }
+
     // ---- helpers ----
 
     static Condition tlsCondition(EtcdClusterStatus s) {
@@ -203,6 +248,10 @@ class EtcdClusterTlsIT {
     }
 
     static void createSecret(String name, Map<String, String> keyToFile) {
+        createSecret(name, "Opaque", keyToFile);
+    }
+
+    static void createSecret(String name, String type, Map<String, String> keyToFile) {
         Map<String, String> data = new LinkedHashMap<>();
         keyToFile.forEach((key, file) -> {
             try {
@@ -212,7 +261,7 @@ class EtcdClusterTlsIT {
             }
         });
         Secret secret = new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
-                .withData(data).build();
+                .withType(type).withData(data).build();
         client().secrets().inNamespace(NS).resource(secret).create();
     }
 
