@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -58,7 +59,10 @@ public final class S3Clients {
         }
     }
 
-    private static StaticCredentialsProvider credentials(S3Settings settings) {
+    private static AwsCredentialsProvider credentials(S3Settings settings) {
+        if (settings.usesDefaultChain()) {
+            return DefaultChainCredentials.provider();
+        }
         AwsCredentials credentials = settings.sessionToken() == null
                 ? AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey())
                 : AwsSessionCredentials.create(settings.accessKeyId(), settings.secretAccessKey(), settings.sessionToken());

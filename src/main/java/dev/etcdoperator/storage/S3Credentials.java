@@ -1,12 +1,17 @@
 package dev.etcdoperator.storage;
 
+import java.net.URI;
+
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.support.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
-/** Reads the AWS Secret that an {@code s3} section names (files {@code credentials} and {@code config}). */
+/**
+ * Reads the AWS Secret that an {@code s3} section names (files {@code credentials} and {@code config}); without
+ * one, the operator's own credentials (see {@link DefaultChainCredentials}).
+ */
 public final class S3Credentials {
     public static final String CREDENTIALS = "credentials";
     public static final String CONFIG = "config";
@@ -15,6 +20,11 @@ public final class S3Credentials {
     }
 
     public static S3Settings settings(KubernetesClient client, String namespace, S3Source source) {
+        if (source.getAwsSecret() == null || source.getAwsSecret().isBlank()) {
+            String endpoint = source.getEndpoint();
+            return DefaultChainCredentials.settings(endpoint == null || endpoint.isBlank() ? null
+                    : URI.create(endpoint.strip()), Boolean.TRUE.equals(source.getForcePathStyle()));
+        }
         Secret secret = client.secrets().inNamespace(namespace).withName(source.getAwsSecret()).get();
         if (secret == null) {
             throw new BackupFailure(BackupFailure.AWS_SECRET_NOT_FOUND, "Secret " + namespace + "/"

@@ -3,18 +3,29 @@ package dev.etcdoperator.storage;
 import java.net.URI;
 
 /**
- * How to reach a store: the credentials and region of profile {@code default}, and the API's endpoint and
- * path-style choice.
+ * How to reach a store: static credentials of a Secret's profile {@code default}, or none to use the AWS SDK's
+ * default credential chain of the operator's own environment; the region; the API's endpoint and path-style
+ * choice.
  *
+ * @param accessKeyId  null to use the default credential chain
  * @param sessionToken null unless the credentials are temporary
  * @param endpoint     null for AWS itself
  */
 public record S3Settings(String accessKeyId, String secretAccessKey, String sessionToken, String region, URI endpoint,
         boolean forcePathStyle) {
 
+    /** Settings whose credentials come from the operator's environment (web identity, pod identity, instance profile). */
+    public static S3Settings defaultChain(String region, URI endpoint, boolean forcePathStyle) {
+        return new S3Settings(null, null, null, region, endpoint, forcePathStyle);
+    }
+
+    public boolean usesDefaultChain() {
+        return accessKeyId == null;
+    }
+
     @Override
     public String toString() {
-        return "S3Settings[accessKeyId=" + accessKeyId + ", region=" + region + ", endpoint=" + endpoint
-                + ", forcePathStyle=" + forcePathStyle + "]";
+        return "S3Settings[accessKeyId=" + (usesDefaultChain() ? "(default chain)" : accessKeyId) + ", region="
+                + region + ", endpoint=" + endpoint + ", forcePathStyle=" + forcePathStyle + "]";
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.sandbox.s3.S3Server;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.PrometheusText;
 import dev.etcdoperator.sandbox.support.RestoredEtcd;
@@ -58,7 +59,16 @@ class EtcdBackupIT {
 
     @BeforeAll
     static void start() {
-        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-backup-it")).withS3());
+        // the operator's own identity, for backups without awsSecret: environment variables, the first source of
+        // the AWS SDK's default chain (no instance metadata on this machine)
+        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-backup-it")).withS3()
+                .chartValues("""
+                        clusterWide: true
+                        extraEnv:
+                        - {name: AWS_ACCESS_KEY_ID, value: %s}
+                        - {name: AWS_SECRET_ACCESS_KEY, value: %s}
+                        - {name: AWS_EC2_METADATA_DISABLED, value: "true"}
+                        """.formatted(S3Server.ACCESS_KEY, S3Server.SECRET_KEY)));
         clusters = new SandboxClusters(sandbox.client(), NS);
         backups = new SandboxBackups(sandbox.client(), NS, WITHIN);
         s3 = sandbox.s3().client();
@@ -129,6 +139,18 @@ class EtcdBackupIT {
         assertThat(status.getBackupSha256()).hasSize(64);
         assertThat(status.getClusterUID()).isEqualTo(client().resources(EtcdCluster.class).inNamespace(NS)
                 .withName(CLUSTER).get().getMetadata().getUid());
+    }
+
+    @Test
+    @Order(5)
+    void withoutAnAwsSecretTheOperatorsOwnCredentialsAreUsed() {
+        apply("own-identity", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/own-identity/snapshot.db, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        EtcdBackupStatus status = awaitSucceeded("own-identity");
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("own-identity/snapshot.db")).metadata())
+                .containsEntry("etcd-backup-sha256", status.getBackupSha256());
     }
 
     @Test

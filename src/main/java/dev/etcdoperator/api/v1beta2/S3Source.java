@@ -17,10 +17,9 @@ public class S3Source {
     @JsonPropertyDescription("<bucket>/<key>; for periodic backups a prefix to which the revision and time are appended. Key segments: letters, digits and . _ - = : , (never . or ..).")
     private String path;
 
-    @Required
     @Pattern(ResourceName.PATTERN)
     @Size(max = InputRules.NAME_MAX_LENGTH)
-    @JsonPropertyDescription("Secret holding AWS 'credentials' and 'config' files; profile 'default' is used.")
+    @JsonPropertyDescription("Secret holding AWS 'credentials' and 'config' files; profile 'default' is used. Without it, the operator's own credentials (web identity, pod identity, instance profile, environment).")
     private String awsSecret;
 
     @Pattern("^$|" + InputRules.S3_ENDPOINT)

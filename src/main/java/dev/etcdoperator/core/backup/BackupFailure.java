@@ -8,6 +8,7 @@ public class BackupFailure extends RuntimeException {
     public static final String INVALID_PATH = "InvalidS3Path";
     public static final String AWS_SECRET_NOT_FOUND = "AWSSecretNotFound";
     public static final String AWS_SECRET_INVALID = "AWSSecretInvalid";
+    public static final String AWS_CREDENTIALS_UNAVAILABLE = "AWSCredentialsUnavailable";
     public static final String CLIENT_TLS_SECRET_NOT_FOUND = "ClientTLSSecretNotFound";
     public static final String CLIENT_TLS_SECRET_INVALID = "ClientTLSSecretInvalid";
     public static final String CLUSTER_NOT_FOUND = "EtcdClusterNotFound";

@@ -126,9 +126,7 @@ final class Checks {
                     "<bucket>/<key>: an S3 bucket name, then key segments of letters, digits and . _ - = : , "
                             + "joined by single slashes, none of them . or ..");
         }
-        if (blank(s3.getAwsSecret())) {
-            fail(s3Path + ".awsSecret", "Required value");
-        } else {
+        if (!blank(s3.getAwsSecret())) {
             requireName(s3Path + ".awsSecret", s3.getAwsSecret());
         }
         if (s3.getEndpoint() != null && !s3.getEndpoint().isEmpty()

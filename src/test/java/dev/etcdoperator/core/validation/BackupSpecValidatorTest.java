@@ -112,6 +112,15 @@ class BackupSpecValidatorTest {
     }
 
     @Test
+    void anAbsentAwsSecretIsValidAndMeansTheOperatorsOwnCredentials() {
+        EtcdBackupSpec spec = backup();
+        spec.getS3().setAwsSecret(null);
+        assertThat(paths(spec)).isEmpty();
+        spec.getS3().setAwsSecret("");
+        assertThat(paths(spec)).isEmpty();
+    }
+
+    @Test
     void everyNumberHasAMaximumSoNoDurationOverflows() {
         EtcdBackupSpec ok = backup();
         BackupPolicy max = new BackupPolicy();
