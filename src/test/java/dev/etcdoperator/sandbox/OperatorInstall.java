@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -71,21 +70,10 @@ record OperatorInstall(String namespace, String serviceAccount, String podName, 
     }
 
     private static List<HasMetadata> render(String values) {
-        try {
-            Path file = Files.createTempFile("values", ".yaml");
-            try {
-                Files.writeString(file, values);
-                String out = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
-                        .withValuesFile(file).call();
-                return Arrays.stream(out.split("(?m)^---\\s*$"))
-                        .filter(doc -> doc.lines().anyMatch(l -> l.startsWith("kind:")))
-                        .map(doc -> (HasMetadata) YAML.unmarshal(doc))
-                        .toList();
-            } finally {
-                Files.deleteIfExists(file);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String out = ChartTemplate.render(CHART, RELEASE, NAMESPACE, values);
+        return Arrays.stream(out.split("(?m)^---\\s*$"))
+                .filter(doc -> doc.lines().anyMatch(l -> l.startsWith("kind:")))
+                .map(doc -> (HasMetadata) YAML.unmarshal(doc))
+                .toList();
     }
 }

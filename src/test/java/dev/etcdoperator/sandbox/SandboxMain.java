@@ -12,7 +12,7 @@ import dev.etcdoperator.sandbox.s3.S3Server;
  * Ctrl-C, a SIGTERM, or the end of the process that started it (Maven). Options as system properties:
  * {@code sandbox.apiPort} (default 0, any free port), {@code sandbox.s3} (default true: the S3 server, bucket and Secret
  * the examples in docs/examples use), {@code sandbox.s3Address} (default 127.0.0.1) and {@code sandbox.s3Port}
- * (default 9090, as in the examples; 0 for any free port).
+ * (default 9090, as in the examples; 0 for any free port), {@code sandbox.stateDir} (default target/sandbox).
  */
 public final class SandboxMain {
     private SandboxMain() {
@@ -21,6 +21,10 @@ public final class SandboxMain {
     public static void main(String[] args) throws InterruptedException {
         Sandbox.Options options = Sandbox.options()
                 .apiPort(Integer.getInteger("sandbox.apiPort", 0));
+        String stateDir = System.getProperty("sandbox.stateDir");
+        if (stateDir != null) {
+            options.stateDir(java.nio.file.Path.of(stateDir));
+        }
         boolean s3 = Boolean.parseBoolean(System.getProperty("sandbox.s3", "true"));
         if (s3) {
             options.withS3(System.getProperty("sandbox.s3Address", "127.0.0.1"),

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.etcdoperator.sandbox.controlplane.ParentDeathSignal;
 import dev.etcdoperator.sandbox.controlplane.Parts;
 import org.awaitility.Awaitility;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -135,7 +136,7 @@ public final class S3Server implements AutoCloseable {
         try {
             Files.createDirectories(dataDir);
             Files.createDirectories(certsDir);
-            ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(ParentDeathSignal.wrap(command())).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .directory(settings.directory().toAbsolutePath().toFile());
             Map<String, String> env = builder.environment();
