@@ -463,7 +463,7 @@ class BackupBenchmark {
     }
 
     private static Kubectl.Result etcdctl(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("etcdctl"));
+        List<String> command = new ArrayList<>(List.of(BenchmarkData.bin().resolve("etcdctl").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("ETCDCTL_API", "3");

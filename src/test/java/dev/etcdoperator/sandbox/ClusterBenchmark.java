@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.sandbox.controlplane.Parts;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
@@ -88,8 +89,11 @@ class ClusterBenchmark {
     private static Map<String, Double> baseline(int run) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("baseline");
         Path log = dir.resolve("baseline.out");
-        Process p = new ProcessBuilder("bash", "bench/baseline-cluster.sh", dir.toString(), "127.20" + run + ".0")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        // the same etcd release as the operator's members (3.5.35, built from its modules), found first on PATH
+        ProcessBuilder builder = new ProcessBuilder("bash", "bench/baseline-cluster.sh", dir.toString(),
+                "127.20" + run + ".0").redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("PATH", Parts.bin(Parts.ETCD_35) + ":" + System.getenv("PATH"));
+        Process p = builder.start();
         boolean finished = p.waitFor(4, TimeUnit.MINUTES);
         if (!finished) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);

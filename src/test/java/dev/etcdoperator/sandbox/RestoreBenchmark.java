@@ -63,11 +63,11 @@ class RestoreBenchmark {
             Path byHand = STATE.resolve("by-hand");
             BenchmarkData.deleteTree(byHand);
             t0 = System.nanoTime();
-            try (RestoredEtcd restored = RestoredEtcd.restore(file, byHand)) {
+            try (RestoredEtcd restored = RestoredEtcd.restore(file, byHand, BenchmarkData.bin())) {
                 double manual = seconds(t0);
                 assertThat(new Etcdctl(restored.endpoint()).run("get", "v-", "--prefix", "--keys-only").output()
                         .lines().filter(l -> !l.isBlank()).count()).isEqualTo(MIB);
-                lines.add(String.format(Locale.ROOT, "by hand: download %.1f s; etcdctl snapshot restore + etcd start until healthy %.1f s",
+                lines.add(String.format(Locale.ROOT, "by hand: download %.1f s; etcdutl snapshot restore + etcd start until healthy %.1f s",
                         download, manual));
             }
             BenchmarkData.deleteTree(byHand);

@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.sandbox.controlplane.Parts;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -27,7 +28,15 @@ public final class BenchmarkData {
     private BenchmarkData() {
     }
 
-    /** A 1-member cluster of etcd 3.5.17 whose quota (8 GiB) lets it hold a database of several GB. */
+    /** The etcd release of the benchmarks' clusters; their by-hand baselines run the same release's tools. */
+    public static final String VERSION = "3.6.16";
+
+    /** The directory of that release's etcd, etcdctl and etcdutl. */
+    public static Path bin() {
+        return Parts.bin(Parts.ETCD_36);
+    }
+
+    /** A 1-member cluster of {@link #VERSION} whose quota (8 GiB) lets it hold a database of several GB. */
     public static EtcdCluster largeQuotaCluster(String name, String namespace) {
         return Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
@@ -35,11 +44,11 @@ public final class BenchmarkData {
                 metadata: {name: %s, namespace: %s}
                 spec:
                   size: 1
-                  version: 3.5.17
+                  version: %s
                   pod:
                     etcdEnv:
                     - {name: ETCD_QUOTA_BACKEND_BYTES, value: "8589934592"}
-                """.formatted(name, namespace), EtcdCluster.class);
+                """.formatted(name, namespace, VERSION), EtcdCluster.class);
     }
 
     /** Puts values of 1 MiB (random, told apart by their first two bytes) at keys v-{from}..v-{to - 1}, 8 in flight. */

@@ -31,19 +31,31 @@ public final class RestoredEtcd implements AutoCloseable {
 
     /** Restores {@code snapshot} under {@code dir}; throws with etcdctl's output when it refuses the file. */
     public static RestoredEtcd restore(Path snapshot, Path dir) {
+        return restore(snapshot, dir, null);
+    }
+
+    /**
+     * Restores {@code snapshot} under {@code dir} with the release in {@code bin} ({@code etcdutl snapshot restore}
+     * where the release has it, as 3.6 requires, then its etcd), or with the machine's etcdctl and etcd when null.
+     */
+    public static RestoredEtcd restore(Path snapshot, Path dir, Path bin) {
+        String restorer = bin == null ? "etcdctl"
+                : Files.isExecutable(bin.resolve("etcdutl")) ? bin.resolve("etcdutl").toString()
+                : bin.resolve("etcdctl").toString();
+        String etcdProgram = bin == null ? "etcd" : bin.resolve("etcd").toString();
         try {
             int clientPort = freePort();
             int peerPort = freePort();
             String peer = "http://127.0.0.1:" + peerPort;
             Path data = dir.resolve("data");
-            Kubectl.Result restored = run( "etcdctl", "snapshot", "restore", snapshot.toString(), "--data-dir",
+            Kubectl.Result restored = run(restorer, "snapshot", "restore", snapshot.toString(), "--data-dir",
                     data.toString(), "--name", "restored", "--initial-cluster", "restored=" + peer,
                     "--initial-advertise-peer-urls", peer);
             if (!restored.ok()) {
-                throw new IllegalStateException("etcdctl snapshot restore refused " + snapshot + ": " + restored.output());
+                throw new IllegalStateException(restorer + " snapshot restore refused " + snapshot + ": " + restored.output());
             }
             String client = "http://127.0.0.1:" + clientPort;
-            Process etcd = new ProcessBuilder("etcd", "--name", "restored", "--data-dir", data.toString(),
+            Process etcd = new ProcessBuilder(etcdProgram, "--name", "restored", "--data-dir", data.toString(),
                     "--listen-client-urls", client, "--advertise-client-urls", client, "--listen-peer-urls", peer,
                     "--initial-advertise-peer-urls", peer, "--logger=zap")
                     .redirectErrorStream(true).redirectOutput(dir.resolve("etcd.log").toFile()).start();
