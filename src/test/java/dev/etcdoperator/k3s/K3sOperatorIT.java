@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 import org.testcontainers.utility.MountableFile;
@@ -47,7 +48,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class K3sOperatorIT {
     private static final DockerImageName K3S = DockerImageName.parse("rancher/k3s:v1.31.4-k3s1");
-    private static final DockerImageName S3MOCK = DockerImageName.parse("adobe/s3mock:4.6.0");
+    private static final DockerImageName MINIO = DockerImageName.parse("minio/minio:RELEASE.2023-09-04T19-57-37Z");
+    private static final String S3_USER = "k3s-tier-user";
+    private static final String S3_PASSWORD = "k3s-tier-password";
     private static final String OPERATOR_NS = "etcd-system";
     private static final String NS = "demo";
     private static final String BUCKET = "etcd-backups";
@@ -61,10 +64,15 @@ class K3sOperatorIT {
     static void startClusterAndInstallTheChart() throws Exception {
         network = Network.newNetwork();
         k3s = new K3sContainer(K3S).withNetwork(network);
-        s3 = new GenericContainer<>(S3MOCK).withNetwork(network).withExposedPorts(9090)
-                .withEnv("COM_ADOBE_TESTING_S3MOCK_STORE_INITIAL_BUCKETS", BUCKET);
+        s3 = new GenericContainer<>(MINIO).withNetwork(network).withExposedPorts(9000)
+                .withEnv("MINIO_ROOT_USER", S3_USER).withEnv("MINIO_ROOT_PASSWORD", S3_PASSWORD)
+                .withCommand("server", "/data")
+                .waitingFor(Wait.forHttp("/minio/health/ready").forPort(9000));
         k3s.start();
         s3.start();
+        try (S3Client store = store()) {
+            store.createBucket(b -> b.bucket(BUCKET));
+        }
 
         k3s.copyFileToContainer(MountableFile.forHostPath(System.getProperty(K3sTier.IMAGE_TAR)), "/tmp/operator.tar");
         ExecResult imported = k3s.execInContainer("k3s", "ctr", "-n", "k8s.io", "images", "import", "/tmp/operator.tar");
@@ -138,12 +146,13 @@ class K3sOperatorIT {
     void aBackupOfItLandsInTheStore() {
         client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("aws").endMetadata()
                 .withStringData(Map.of(
-                        "credentials", "[default]\naws_access_key_id = test\naws_secret_access_key = test\n",
+                        "credentials", "[default]\naws_access_key_id = " + S3_USER + "\naws_secret_access_key = "
+                                + S3_PASSWORD + "\n",
                         "config", "[default]\nregion = us-east-1\n"))
                 .build()).create();
         String endpoint = "http://" + s3.getContainerInfo().getNetworkSettings().getNetworks().values().stream()
                 .filter(n -> network.getId().equals(n.getNetworkID())).findFirst().orElseThrow().getIpAddress()
-                + ":9090";
+                + ":9000";
         client.resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdBackup
@@ -159,13 +168,17 @@ class K3sOperatorIT {
             assertThat(backup.getStatus()).isNotNull();
             assertThat(backup.getStatus().getSucceeded()).as(backup.getStatus().getReason()).isTrue();
         });
-        try (S3Client store = S3Client.builder()
-                .endpointOverride(URI.create("http://" + s3.getHost() + ":" + s3.getMappedPort(9090)))
-                .forcePathStyle(true).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .build()) {
+        try (S3Client store = store()) {
             long size = store.headObject(b -> b.bucket(BUCKET).key("k3s/example.db")).contentLength();
             assertThat(size).isPositive();
         }
+    }
+
+    private static S3Client store() {
+        return S3Client.builder()
+                .endpointOverride(URI.create("http://" + s3.getHost() + ":" + s3.getMappedPort(9000)))
+                .forcePathStyle(true).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(S3_USER, S3_PASSWORD)))
+                .build();
     }
 }
