@@ -6,16 +6,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The machine's etcdctl (API v3) against one endpoint, with a deadline on every call. */
+/** The machine's etcdctl (API v3), or another release's, against one endpoint, with a deadline on every call. */
 public final class Etcdctl {
     private final String endpoint;
+    private final String program;
 
     public Etcdctl(String endpoint) {
+        this(endpoint, "etcdctl");
+    }
+
+    public Etcdctl(String endpoint, String program) {
         this.endpoint = endpoint;
+        this.program = program;
     }
 
     public Kubectl.Result run(String... args) {
-        List<String> command = new ArrayList<>(List.of("etcdctl", "--endpoints", endpoint,
+        List<String> command = new ArrayList<>(List.of(program, "--endpoints", endpoint,
                 "--dial-timeout=3s", "--command-timeout=5s"));
         command.addAll(List.of(args));
         try {
