@@ -52,6 +52,7 @@ public final class ControlPlane implements AutoCloseable {
     private final List<Daemon> daemons = new ArrayList<>();
     private Daemon etcd;
     private Daemon apiServer;
+    private List<String> apiServerCommand;
     private String url;
     private KubernetesClient client;
 
@@ -101,7 +102,7 @@ public final class ControlPlane implements AutoCloseable {
             Path tokens = dir.resolve("pki").resolve("tokens.csv");
             Files.writeString(tokens, adminToken + ",sandbox-admin,sandbox-admin,\"system:masters\"\n");
             url = "https://127.0.0.1:" + port;
-            apiServer = start("kube-apiserver", List.of(kubeBin.resolve("kube-apiserver").toString(),
+            apiServerCommand = List.of(kubeBin.resolve("kube-apiserver").toString(),
                     "--etcd-servers=" + etcdUrl,
                     "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + port,
                     "--cert-dir=" + dir.resolve("pki").resolve("serving"),
@@ -115,7 +116,8 @@ public final class ControlPlane implements AutoCloseable {
                     // the "kubernetes" Service's endpoints would be the advertise address, which may not be loopback
                     "--endpoint-reconciler-type=none",
                     "--profiling=false",
-                    "--v=1"));
+                    "--v=1");
+            apiServer = start("kube-apiserver", apiServerCommand);
             awaitApiServer(Duration.ofSeconds(120));
 
             Path kubeconfig = dir.resolve("admin.kubeconfig");
@@ -159,6 +161,17 @@ public final class ControlPlane implements AutoCloseable {
                             HttpResponse.BodyHandlers.ofString());
                     return response.statusCode() == 200;
                 });
+    }
+
+    /**
+     * Kills kube-apiserver with SIGKILL, as a crash would, starts it again on the same port and store, and waits
+     * until it serves. Watches of every client break and resume.
+     */
+    public void restartApiServer() {
+        apiServer.kill();
+        daemons.remove(apiServer);
+        apiServer = start("kube-apiserver", apiServerCommand);
+        awaitApiServer(Duration.ofSeconds(120));
     }
 
     /** Fails, with the end of its log, when a program of the control plane has exited. */

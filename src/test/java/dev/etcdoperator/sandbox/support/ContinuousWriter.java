@@ -1,10 +1,12 @@
 package dev.etcdoperator.sandbox.support;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +19,8 @@ public final class ContinuousWriter implements AutoCloseable {
     private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private volatile long lastAck = System.nanoTime();
+    private long longestGap;
     private final Thread thread;
 
     public ContinuousWriter(String prefix, Supplier<List<String>> endpoints) {
@@ -30,19 +34,48 @@ public final class ContinuousWriter implements AutoCloseable {
     private void run() {
         int n = 0;
         while (running.get()) {
-            List<String> current = endpoints.get();
+            List<String> current;
+            try {
+                current = endpoints.get();
+            } catch (RuntimeException e) {
+                // where the endpoints come from (the API server) may be down for a while; etcd need not be
+                current = List.of();
+            }
             if (current.isEmpty()) {
                 failures.incrementAndGet();
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
                 continue;
             }
             String key = prefix + String.format("%06d", n++);
             Kubectl.Result result = new Etcdctl(String.join(",", current)).run("put", key, "v");
             if (result.ok() && result.output().contains("OK")) {
                 acknowledged.add(key);
+                acknowledgedNow();
             } else {
                 failures.incrementAndGet();
             }
         }
+    }
+
+    private synchronized void acknowledgedNow() {
+        long now = System.nanoTime();
+        longestGap = Math.max(longestGap, now - lastAck);
+        lastAck = now;
+    }
+
+    /**
+     * The longest time between two acknowledged writes since the last call (a stall still going on counts up to
+     * now), and starts measuring afresh.
+     */
+    public synchronized Duration takeLongestStall() {
+        long stall = Math.max(longestGap, System.nanoTime() - lastAck);
+        longestGap = 0;
+        return Duration.ofNanos(stall);
+    }
+
+    /** How many writes etcd has acknowledged so far. */
+    public int acknowledgedCount() {
+        return acknowledged.size();
     }
 
     public Set<String> acknowledged() {
