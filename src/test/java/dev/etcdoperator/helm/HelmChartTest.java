@@ -153,9 +153,11 @@ class HelmChartTest {
         GenericKubernetesResource monitor = (GenericKubernetesResource) chart.ofKind("ServiceMonitor").get(0);
         assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
         assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "prom");
+        // honorLabels: the series keep the namespace of the resource they are about
         assertThat((List<?>) monitor.get("spec", "endpoints")).singleElement()
                 .satisfies(e -> assertThat(e).hasFieldOrPropertyWithValue("path", "/q/metrics")
-                        .hasFieldOrPropertyWithValue("port", "http"));
+                        .hasFieldOrPropertyWithValue("port", "http")
+                        .hasFieldOrPropertyWithValue("honorLabels", true));
     }
 
     @Test
