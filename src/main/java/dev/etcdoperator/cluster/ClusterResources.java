@@ -52,6 +52,9 @@ public final class ClusterResources {
     public static final String DATA_DIR = DATA_MOUNT + "/data";
     public static final int CLIENT_PORT = 2379;
     public static final int PEER_PORT = 2380;
+    /** etcd's own Prometheus metrics (and /health), plain HTTP even when clients must use TLS. */
+    public static final int METRICS_PORT = 2381;
+    static final String METRICS_ENV = "ETCD_LISTEN_METRICS_URLS";
     public static final String DEFAULT_BUSYBOX = "busybox:1.36";
     /** How often check-dns looks the member's name up: a name that resolves starts etcd without delay. */
     static final String DNS_POLL = "0.1";
@@ -219,6 +222,10 @@ public final class ClusterResources {
         if ("new".equals(member.initialClusterState())) {
             command.add("--initial-cluster-token=" + cluster.getMetadata().getUid());
         }
+        // a cluster that already sets it in etcdEnv keeps its own: etcd refuses a variable and its flag together
+        if (policy.getEtcdEnv() == null || policy.getEtcdEnv().stream().noneMatch(e -> METRICS_ENV.equals(e.getName()))) {
+            command.add("--listen-metrics-urls=http://0.0.0.0:" + METRICS_PORT);
+        }
         List<VolumeMount> mounts = new ArrayList<>(List.of(
                 new VolumeMountBuilder().withName(DATA_VOLUME).withMountPath(DATA_MOUNT).build()));
         List<Volume> tlsVolumes = new ArrayList<>();
@@ -253,6 +260,7 @@ public final class ClusterResources {
                 .withEnv(env)
                 .addNewPort().withName("client").withContainerPort(CLIENT_PORT).withProtocol("TCP").endPort()
                 .addNewPort().withName("peer").withContainerPort(PEER_PORT).withProtocol("TCP").endPort()
+                .addNewPort().withName("metrics").withContainerPort(METRICS_PORT).withProtocol("TCP").endPort()
                 .withReadinessProbe(readinessProbe(member,
                         serverSecret != null && operatorSecret != null ? tlsKeys.operator() : null))
                 .withResources(policy.getResources())
@@ -287,7 +295,6 @@ public final class ClusterResources {
                 .addAllToVolumes(tlsVolumes)
                 .withNodeSelector(policy.getNodeSelector())
                 .withTolerations(policy.getTolerations())
-                .withSecurityContext(policy.getSecurityContext())
                 .endSpec();
         if (policy.getAffinity() != null) {
             pod.editSpec().withAffinity(policy.getAffinity()).endSpec();
@@ -299,7 +306,7 @@ public final class ClusterResources {
                     .endRequiredDuringSchedulingIgnoredDuringExecution()
                     .endPodAntiAffinity().build()).endSpec();
         }
-        return pod.build();
+        return MemberSecurity.restrict(pod.build(), policy);
     }
 
     /**

@@ -9,13 +9,15 @@ import io.micrometer.core.instrument.Tags;
  * {@link #PREFIX}; Prometheus shows {@code etcd.operator.cluster.members} as {@code etcd_operator_cluster_members},
  * adds {@code _total} to counters and the base unit to timers and summaries ({@code _seconds}, {@code _bytes}).
  * Every meter about a resource carries {@link #NAMESPACE} and a tag naming the resource by its kind
- * ({@link #CLUSTER}, {@code backup}, {@code restore}), so that its meters can be removed with it.
+ * ({@link #CLUSTER}, {@code backup}, {@code restore}), so that its meters can be removed with it. The cluster's
+ * tag is {@code etcd_cluster}, as on the member pods: {@code cluster} is the external label that Thanos and Mimir
+ * setups put on every series.
  * docs/metrics.md lists every name.
  */
 public final class MetricNames {
     public static final String PREFIX = "etcd.operator.";
     public static final String NAMESPACE = "namespace";
-    public static final String CLUSTER = "cluster";
+    public static final String CLUSTER = "etcd_cluster";
 
     private MetricNames() {
     }

@@ -28,7 +28,7 @@ class ClusterDeletionTest {
     void aDeletedClusterLosesItsConnectionAndItsMeters() {
         admins.forCluster(ClusterObserver.key("prod", "alpha"), List.of("http://127.0.0.2:2379"));
         metrics.observed("prod", "alpha", new ClusterHealth(3, 0, 0, 3, 3, true, true));
-        assertThat(registry.find(ClusterMetrics.QUORUM).tag("cluster", "alpha").gauge()).isNotNull();
+        assertThat(registry.find(ClusterMetrics.QUORUM).tag("etcd_cluster", "alpha").gauge()).isNotNull();
 
         ClusterDeletion deletion = new ClusterDeletion(admins, metrics);
         assertThat(deletion.controllerName()).isEqualTo(EtcdClusterReconciler.NAME);

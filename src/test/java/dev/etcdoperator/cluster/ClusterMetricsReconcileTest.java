@@ -35,11 +35,11 @@ class ClusterMetricsReconcileTest {
                 spec: {size: 3, version: 3.5.17}
                 """, EtcdCluster.class)).create();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(registry.find(
-                ClusterMetrics.DESIRED_MEMBERS).tags("namespace", "default", "cluster", "counted").gauge())
+                ClusterMetrics.DESIRED_MEMBERS).tags("namespace", "default", "etcd_cluster", "counted").gauge())
                 .isNotNull().satisfies(g -> assertThat(g.value()).isEqualTo(3)));
 
         client.resource(cluster).delete();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(registry.getMeters())
-                .noneMatch(m -> "counted".equals(m.getId().getTag("cluster"))));
+                .noneMatch(m -> "counted".equals(m.getId().getTag("etcd_cluster"))));
     }
 }

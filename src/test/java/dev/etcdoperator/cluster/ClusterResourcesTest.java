@@ -2,8 +2,10 @@ package dev.etcdoperator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -12,6 +14,7 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -321,7 +324,7 @@ class ClusterResourcesTest {
                 TLS: {static: {member: {peerSecret: p, serverSecret: s}, operatorSecret: o}}
                 """), member("new"));
         for (String arg : pod.getSpec().getContainers().get(0).getCommand()) {
-            if (arg.startsWith("--")) {
+            if (arg.startsWith("--") && !arg.startsWith("--listen-metrics-urls=")) {
                 String env = "ETCD_" + arg.substring(2, arg.indexOf('=')).toUpperCase().replace('-', '_');
                 assertThat(dev.etcdoperator.core.validation.ClusterSpecValidator.RESERVED_ENV).as(arg).contains(env);
             }
@@ -367,5 +370,60 @@ class ClusterResourcesTest {
         assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot");
         Pod joining = ClusterResources.memberPod(c, member("existing"), "3.5.17", java.util.Optional.of("r1-snapshot"));
         assertThat(secretsIn(joining)).isEmpty();
+    }
+
+    @Test
+    void everyContainerOfAMemberPassesTheRestrictedPodSecurityStandardByDefault() {
+        EtcdCluster c = annotated("r1", "r1-snapshot");
+        Pod seed = ClusterResources.memberPod(c, member("new"), "3.5.17", java.util.Optional.of("r1-snapshot"));
+        PodSecurityContext pod = seed.getSpec().getSecurityContext();
+        assertThat(pod.getRunAsNonRoot()).isTrue();
+        assertThat(pod.getRunAsUser()).isEqualTo(9000L);
+        assertThat(pod.getRunAsGroup()).isEqualTo(9000L);
+        // the data volume (emptyDir or claim) is made writable for the member's group
+        assertThat(pod.getFsGroup()).isEqualTo(9000L);
+        assertThat(pod.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        List<Container> containers = new ArrayList<>(seed.getSpec().getInitContainers());
+        containers.addAll(seed.getSpec().getContainers());
+        assertThat(containers).hasSize(5).allSatisfy(container -> {
+            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(container.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+            assertThat(container.getSecurityContext().getPrivileged()).isNull();
+            assertThat(container.getSecurityContext().getRunAsUser()).isNull();
+        });
+    }
+
+    @Test
+    void theClustersSecurityContextReplacesTheDefaultAsItIs() {
+        Pod pod = ClusterResources.memberPod(cluster("""
+                size: 1
+                pod:
+                  securityContext: {runAsNonRoot: true, fsGroup: 1000680000}
+                """), member("new"));
+        PodSecurityContext security = pod.getSpec().getSecurityContext();
+        assertThat(security.getRunAsNonRoot()).isTrue();
+        assertThat(security.getFsGroup()).isEqualTo(1000680000L);
+        // left unset for the platform to assign, as OpenShift does
+        assertThat(security.getRunAsUser()).isNull();
+        assertThat(security.getSeccompProfile()).isNull();
+        assertThat(pod.getSpec().getContainers().get(0).getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    }
+
+    @Test
+    void membersServeEtcdsMetricsOnANamedPortUnlessEtcdEnvAlreadyListensForThem() {
+        Container etcd = ClusterResources.memberPod(cluster("size: 3"), member("new")).getSpec().getContainers().get(0);
+        assertThat(etcd.getCommand()).contains("--listen-metrics-urls=http://0.0.0.0:2381");
+        assertThat(etcd.getPorts()).anySatisfy(p -> {
+            assertThat(p.getName()).isEqualTo("metrics");
+            assertThat(p.getContainerPort()).isEqualTo(2381);
+        });
+
+        Container own = ClusterResources.memberPod(cluster("""
+                size: 3
+                pod: {etcdEnv: [{name: ETCD_LISTEN_METRICS_URLS, value: "http://0.0.0.0:9379"}]}
+                """), member("new")).getSpec().getContainers().get(0);
+        assertThat(own.getCommand()).noneMatch(arg -> arg.startsWith("--listen-metrics-urls"));
+        assertThat(own.getEnv()).extracting(e -> e.getName()).containsExactly("ETCD_LISTEN_METRICS_URLS");
     }
 }

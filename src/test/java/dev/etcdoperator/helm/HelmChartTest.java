@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -153,9 +154,34 @@ class HelmChartTest {
         GenericKubernetesResource monitor = (GenericKubernetesResource) chart.ofKind("ServiceMonitor").get(0);
         assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
         assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "prom");
+        // honorLabels: the series keep the namespace of the resource they are about
         assertThat((List<?>) monitor.get("spec", "endpoints")).singleElement()
                 .satisfies(e -> assertThat(e).hasFieldOrPropertyWithValue("path", "/q/metrics")
-                        .hasFieldOrPropertyWithValue("port", "http"));
+                        .hasFieldOrPropertyWithValue("port", "http")
+                        .hasFieldOrPropertyWithValue("honorLabels", true));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void thePodMonitorScrapesEveryMembersMetricsPortWithOneJobPerCluster() throws IOException {
+        assertThat(render("").ofKind("PodMonitor")).isEmpty();
+        GenericKubernetesResource listed = (GenericKubernetesResource) render(
+                "watchNamespaces: [team-a, team-b]\netcdMetrics: {podMonitor: {enabled: true, labels: {release: prom}}}\n")
+                .ofKind("PodMonitor").get(0);
+        assertThat(listed.getMetadata().getLabels()).containsEntry("release", "prom");
+        assertThat((List<Object>) listed.get("spec", "namespaceSelector", "matchNames")).containsExactly("team-a", "team-b");
+        assertThat((List<Object>) listed.get("spec", "podTargetLabels")).containsExactly("etcd_cluster");
+        assertThat((List<?>) listed.get("spec", "podMetricsEndpoints")).singleElement()
+                .satisfies(e -> assertThat(e).hasFieldOrPropertyWithValue("port", "metrics")
+                        .hasFieldOrPropertyWithValue("path", "/metrics"));
+        Map<Object, Object> job = (Map<Object, Object>) ((List<?>) ((Map<?, ?>) ((List<?>) listed.get("spec", "podMetricsEndpoints"))
+                .get(0)).get("relabelings")).get(0);
+        assertThat(job).containsEntry("targetLabel", "job").containsEntry("replacement", "etcd/$1")
+                .containsEntry("separator", "/");
+
+        GenericKubernetesResource everywhere = (GenericKubernetesResource) render(
+                "clusterWide: true\netcdMetrics: {podMonitor: {enabled: true}}\n").ofKind("PodMonitor").get(0);
+        assertThat((Boolean) everywhere.get("spec", "namespaceSelector", "any")).isTrue();
     }
 
     @Test

@@ -28,10 +28,14 @@ final class RenderedChart {
 
     /** Renders with the chart's values.yaml overridden by {@code values} (YAML); empty for the defaults. */
     static RenderedChart render(String values) throws IOException {
+        return render(CHART, values);
+    }
+
+    static RenderedChart render(Path chart, String values) throws IOException {
         Path file = Files.createTempFile("values", ".yaml");
         try {
             Files.writeString(file, values);
-            String out = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
+            String out = new Helm(chart).template().withName(RELEASE).withNamespace(NAMESPACE)
                     .withValuesFile(file).call();
             return new RenderedChart(Arrays.stream(out.split("(?m)^---\\s*$"))
                     .filter(doc -> doc.lines().anyMatch(l -> l.startsWith("kind:")))

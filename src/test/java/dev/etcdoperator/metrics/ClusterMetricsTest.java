@@ -15,11 +15,11 @@ class ClusterMetricsTest {
     private final ClusterMetrics metrics = new ClusterMetrics(registry);
 
     private double gauge(String name, String cluster, String... tags) {
-        return registry.get(name).tags("namespace", "ns", "cluster", cluster).tags(tags).gauge().value();
+        return registry.get(name).tags("namespace", "ns", "etcd_cluster", cluster).tags(tags).gauge().value();
     }
 
     private double counter(String name, String cluster, String... tags) {
-        return registry.get(name).tags("namespace", "ns", "cluster", cluster).tags(tags).counter().count();
+        return registry.get(name).tags("namespace", "ns", "etcd_cluster", cluster).tags(tags).counter().count();
     }
 
     @Test
@@ -84,7 +84,7 @@ class ClusterMetricsTest {
 
     @Test
     void forgettingAClusterRemovesItsMetersAndNoOtherClusters() {
-        registry.counter("etcd.operator.backups", "namespace", "ns", "cluster", "a");
+        registry.counter("etcd.operator.backups", "namespace", "ns", "etcd_cluster", "a");
         metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
         metrics.refused("ns", "a", "Downgrade");
         metrics.observed("ns", "b", new ClusterHealth(1, 0, 0, 1, 1, true, true));
@@ -94,15 +94,15 @@ class ClusterMetricsTest {
 
         assertThat(registry.getMeters()).map(Meter::getId)
                 .noneMatch(id -> id.getName().startsWith("etcd.operator.cluster.") && "ns".equals(id.getTag("namespace"))
-                        && "a".equals(id.getTag("cluster")))
+                        && "a".equals(id.getTag("etcd_cluster")))
                 .anyMatch(id -> id.getName().equals("etcd.operator.backups"))
-                .anyMatch(id -> "b".equals(id.getTag("cluster")))
+                .anyMatch(id -> "b".equals(id.getTag("etcd_cluster")))
                 .anyMatch(id -> "other".equals(id.getTag("namespace")));
 
         // a cluster created again under the same name starts afresh
         metrics.observed("ns", "a", new ClusterHealth(1, 0, 0, 0, 3, true, true));
         assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "healthy")).isEqualTo(1);
-        assertThat(registry.find(ClusterMetrics.ADDITIONS).tags("cluster", "a", "namespace", "ns").counters())
+        assertThat(registry.find(ClusterMetrics.ADDITIONS).tags("etcd_cluster", "a", "namespace", "ns").counters())
                 .singleElement().extracting(Counter::count).isEqualTo(0.0);
     }
 }

@@ -164,7 +164,7 @@ class EtcdRestoreIT {
     @Order(7)
     void theMetricsCountRestoresDoneAndFailed() {
         PrometheusText m = PrometheusText.parse(sandbox.operator().get("/q/metrics").body());
-        assertThat(m.value("etcd_operator_restores_total", "restore", "r1", "cluster", CLUSTER, "result", "success")).isEqualTo(1.0);
+        assertThat(m.value("etcd_operator_restores_total", "restore", "r1", "etcd_cluster", CLUSTER, "result", "success")).isEqualTo(1.0);
         assertThat(m.value("etcd_operator_restores_total", "restore", "missing", "result", "failure")).isEqualTo(1.0);
         assertThat(m.series("etcd_operator_restores_total", "restore", "r1", "result", "failure")).isEmpty();
     }

@@ -143,7 +143,7 @@ class MetricsIT {
             assertThat(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).get()).isNull();
             assertThat(pods(NAME)).isEmpty();
             PrometheusText m = scrape();
-            assertThat(m.labelled("namespace", NS, "cluster", NAME))
+            assertThat(m.labelled("namespace", NS, "etcd_cluster", NAME))
                     .filteredOn(s -> s.name().startsWith("etcd_operator_")).isEmpty();
             assertMembers(m, OTHER, 1);
         });
@@ -156,11 +156,11 @@ class MetricsIT {
     }
 
     static String[] tags(String cluster) {
-        return new String[] { "namespace", NS, "cluster", cluster };
+        return new String[] { "namespace", NS, "etcd_cluster", cluster };
     }
 
     static String[] tags(String cluster, String key, String value) {
-        return new String[] { "namespace", NS, "cluster", cluster, key, value };
+        return new String[] { "namespace", NS, "etcd_cluster", cluster, key, value };
     }
 
     /** {@code size} healthy voters, no other member, quorum and a leader: each series exactly once. */

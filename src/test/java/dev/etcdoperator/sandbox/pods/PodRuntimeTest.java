@@ -3,6 +3,7 @@ package dev.etcdoperator.sandbox.pods;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -10,7 +11,9 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -19,6 +22,10 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,6 +103,29 @@ class PodRuntimeTest {
         assertThat(ProcessHandle.of(pid)).map(ProcessHandle::isAlive).contains(true);
         client.pods().inNamespace(ns).withName("m0").delete();
         await().atMost(Duration.ofSeconds(15)).until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+    }
+
+    @Test
+    void aPodOfTheRestrictedStandardRunsAndEtcdServesItsMetricsOnThePodsOwnAddress() throws Exception {
+        String ns = namespace("restricted");
+        Pod pod = etcdPod("m0", null);
+        // accepted and not applied: every process runs as root
+        pod.getSpec().setSecurityContext(new PodSecurityContextBuilder().withRunAsNonRoot(true).withRunAsUser(9000L)
+                .withRunAsGroup(9000L).withFsGroup(9000L).withNewSeccompProfile().withType("RuntimeDefault")
+                .endSeccompProfile().build());
+        Container etcd = pod.getSpec().getContainers().get(0);
+        etcd.setSecurityContext(new SecurityContextBuilder().withAllowPrivilegeEscalation(false)
+                .withNewCapabilities().withDrop("ALL").endCapabilities().build());
+        etcd.getCommand().add("--listen-metrics-urls=http://0.0.0.0:2381");
+        client.pods().inNamespace(ns).resource(pod).create();
+
+        String ip = awaitReady(ns, "m0").getStatus().getPodIP();
+        HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://" + ip + ":2381/metrics")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body()).contains("etcd_server_has_leader 1");
+        client.pods().inNamespace(ns).withName("m0").delete();
     }
 
     @Test

@@ -1,0 +1,114 @@
+package dev.etcdoperator.helm;
+
+import static dev.etcdoperator.helm.RenderedChart.NAMESPACE;
+import static dev.etcdoperator.helm.RenderedChart.render;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** values.schema.json, the security contexts taken from values, the {@code helm test} pod and NOTES.txt. */
+class HelmValuesTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "replicas: two                                   | replicas",
+            "replicaCount: 2                                 | replicaCount",
+            "watchNamespaces: [Team_A]                       | watchNamespaces",
+            "operator: {logLevel: LOUD}                      | logLevel",
+            "operator: {reconcileInterval: soon}             | reconcileInterval",
+            "image: {pullPolicy: Sometimes}                  | pullPolicy",
+            "metrics: {service: {port: 70000}}               | port",
+            "podSecurityContext: {runAsUser: -1}             | runAsUser",
+            "prometheusRule: {enabled: yes please}           | enabled",
+            "etcdMetrics: {podMonitor: {interval: 30}}       | interval" })
+    void theSchemaRefusesBadValuesAndNamesThem(String values, String field) {
+        assertThatThrownBy(() -> render(values + "\n"))
+                .hasMessageContaining("values don't meet the specifications of the schema")
+                .hasMessageContaining(field);
+    }
+
+    @Test
+    void theDefaultsAndEveryToggleMeetTheSchema() throws IOException {
+        assertThat(render("""
+                clusterWide: true
+                metrics: {serviceMonitor: {enabled: true, labels: {release: prom}}}
+                etcdMetrics: {podMonitor: {enabled: true, interval: 15s}}
+                prometheusRule: {enabled: true}
+                operator: {reconcileInterval: 1m30s, logLevel: DEBUG}
+                """).objects).isNotEmpty();
+    }
+
+    @Test
+    void securityContextsComeFromValuesAndTheIdsCanBeLeftToThePlatform() throws IOException {
+        PodSpec defaults = render("").deployment().getSpec().getTemplate().getSpec();
+        assertThat(defaults.getSecurityContext().getRunAsUser()).isEqualTo(1001L);
+        assertThat(defaults.getSecurityContext().getFsGroup()).isEqualTo(1001L);
+        assertThat(defaults.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+
+        // as on OpenShift, which assigns the namespace's own user and group
+        PodSpec assigned = render("""
+                podSecurityContext: {runAsUser: null, runAsGroup: null, fsGroup: null}
+                securityContext: {runAsUser: null}
+                """).deployment().getSpec().getTemplate().getSpec();
+        assertThat(assigned.getSecurityContext().getRunAsUser()).isNull();
+        assertThat(assigned.getSecurityContext().getRunAsGroup()).isNull();
+        assertThat(assigned.getSecurityContext().getFsGroup()).isNull();
+        assertThat(assigned.getSecurityContext().getRunAsNonRoot()).isTrue();
+        Container operator = assigned.getContainers().get(0);
+        assertThat(operator.getSecurityContext().getRunAsUser()).isNull();
+        assertThat(operator.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    }
+
+    @Test
+    void helmTestAsksTheOperatorsReadinessThroughTheServiceFromARestrictedPod(@TempDir Path dir) throws IOException {
+        assertThat(Files.readString(RenderedChart.CHART.resolve("templates/tests/operator-ready.yaml")))
+                .contains("helm.sh/hook: test");
+        Path chart = ChartCopy.of(dir);
+        Pod test = render(chart, "").one(Pod.class);
+        assertThat(test.getMetadata().getName()).isEqualTo("etcd-etcd-operator-test");
+        Container check = test.getSpec().getContainers().get(0);
+        assertThat(check.getImage()).isEqualTo("busybox:1.36");
+        assertThat(check.getEnv()).singleElement().satisfies(e -> assertThat(e.getValue())
+                .isEqualTo("http://etcd-etcd-operator-metrics." + NAMESPACE + ".svc:8080/q/health/ready"));
+        assertThat(check.getCommand()).last().asString().contains("wget").contains("\"$URL\"");
+        assertThat(test.getSpec().getRestartPolicy()).isEqualTo("Never");
+        assertThat(test.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(test.getSpec().getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(check.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(check.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+
+        assertThat(render(chart, "metrics: {service: {enabled: false}}\n").all(Pod.class)).isEmpty();
+    }
+
+    @Test
+    void theNotesTellHowToCreateAndWatchAFirstCluster(@TempDir Path dir) throws IOException {
+        Path chart = ChartCopy.of(dir);
+        String notes = notes(render(chart, "watchNamespaces: [team-a]\n"));
+        assertThat(notes).contains("It watches EtcdCluster, EtcdBackup and EtcdRestore resources in: team-a")
+                .contains("helm test etcd -n " + NAMESPACE)
+                .contains("kubectl -n team-a apply -f -")
+                .contains("kind: EtcdCluster")
+                .contains("kubectl -n team-a get etcdclusters -w")
+                .contains("kubectl -n team-a wait etcdcluster/example --for=condition=Available");
+        assertThat(notes(render(chart, "clusterWide: true\n"))).contains("in every namespace")
+                .contains("kubectl -n " + NAMESPACE + " get etcdclusters -w");
+    }
+
+    private static String notes(RenderedChart chart) {
+        return chart.all(ConfigMap.class).stream().filter(c -> ChartCopy.NOTES.equals(c.getMetadata().getName()))
+                .findFirst().orElseThrow().getData().get("notes");
+    }
+}
