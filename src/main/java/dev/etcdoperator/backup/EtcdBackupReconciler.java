@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.inject.Inject;
+
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
@@ -63,25 +65,41 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private final EventRecorder events;
     private final Conditions conditions;
     private final Clock clock;
-    private final BackupRequests requests;
-    private final BackupRunner runner;
+    private final BackupTaker taker;
     private final BackupMetrics metrics;
     private final BackupStatusBuilder statusBuilder;
     private final WorkerPool workers;
     private final SimpleInboundEventSource<EtcdBackup> wakeUps = new SimpleInboundEventSource<>("backup-workers");
 
+    @Inject
     public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             KubernetesClient client, BackupMetrics metrics, BackupStorage storage, WorkerPool workers) {
-        this.workers = workers;
+        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock));
+    }
+
+    EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            BackupMetrics metrics, WorkerPool workers, BackupTaker taker) {
         this.validity = validity;
         this.events = events;
         this.conditions = conditions;
         this.clock = clock;
-        this.requests = new BackupRequests(client);
         this.metrics = metrics;
+        this.workers = workers;
+        this.taker = taker;
         this.statusBuilder = new BackupStatusBuilder(conditions);
-        this.runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
-                SnapshotReader.etcd(), storage, clock);
+    }
+
+    /** Resolves the EtcdBackup's Secrets and cluster, then runs the backup. */
+    private static BackupTaker taker(KubernetesClient client, BackupStorage storage, Clock clock) {
+        BackupRequests requests = new BackupRequests(client);
+        BackupRunner runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()),
+                clock), SnapshotReader.etcd(), storage, clock);
+        return (backup, interval) -> {
+            BackupPolicy policy = backup.getSpec().getBackupPolicy();
+            int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
+            return runner.run(requests.resolve(backup), !interval.isZero(), maxBackups, timeout(policy),
+                    BackupStatusBuilder.lastBackup(backup.getStatus()));
+        };
     }
 
     @Override
@@ -148,7 +166,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private WorkerPool.State<BackupTaken> submit(EtcdBackup backup, Duration interval) {
         EtcdBackup copy = Serialization.clone(backup);
         ResourceID id = ResourceID.fromResource(backup);
-        return workers.submit(jobKey(backup), backup.getMetadata().getUid(), () -> take(copy, interval),
+        return workers.submit(jobKey(backup), backup.getMetadata().getUid(), () -> taker.take(copy, interval),
                 () -> wakeUps.propagateEvent(id));
     }
 
@@ -159,21 +177,16 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         if (state instanceof WorkerPool.Running<BackupTaken> running) {
             reason = REASON_RUNNING;
             message = "The backup runs since " + format(running.since()) + ".";
+        } else if (state instanceof WorkerPool.Finished<BackupTaken> finished) {
+            // ended between this reconcile's look and its submit: the next reconcile records it
+            reason = REASON_RUNNING;
+            message = "The backup that began at " + format(finished.started()) + " has ended.";
         } else {
             reason = REASON_QUEUED;
             message = "The backup waits for a free backup worker (etcd-operator.backup.workers).";
         }
         conditions.put(backup.getStatus(), CONDITION_IN_PROGRESS, Conditions.TRUE, reason, message,
                 backup.getMetadata().getGeneration());
-    }
-
-    /** Takes one backup, on a worker. */
-    private BackupTaken take(EtcdBackup backup, Duration interval) {
-        BackupPolicy policy = backup.getSpec().getBackupPolicy();
-        BackupRequest request = requests.resolve(backup);
-        int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
-        return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
-                BackupStatusBuilder.lastBackup(backup.getStatus()));
     }
 
     /** Records the outcome of a backup; returns when the schedule wants the next attempt, or null. */
