@@ -82,7 +82,7 @@ HelmChartTest holds the same table and fails on any difference.
   verbs: ["get", "create", "update"]
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create"]
+  verbs: ["create", "patch"]
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
   verbs: ["get", "create", "update"]

@@ -3,6 +3,10 @@ package dev.etcdoperator.backup;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.inject.Inject;
 
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.InputRules;
@@ -21,11 +25,17 @@ import dev.etcdoperator.etcd.EtcdAdminOptions;
 import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
+import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,7 +50,14 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     public static final String REASON_TAKEN = BackupStatusBuilder.REASON_TAKEN;
     public static final String REASON_MISSED = "BackupsMissed";
     public static final String REASON_RETENTION = "RetentionFailed";
+    /** Whether a backup waits for a worker or runs now. */
+    public static final String CONDITION_IN_PROGRESS = "BackupInProgress";
+    public static final String REASON_QUEUED = "Queued";
+    public static final String REASON_RUNNING = "Running";
+    public static final String REASON_IDLE = "NotRunning";
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** A backup's start and end trigger a reconcile; this is in case such a trigger was missed. */
+    static final Duration WHILE_WORKING = Duration.ofSeconds(10);
     private static final Logger LOG = Logger.getLogger(EtcdBackupReconciler.class);
 
     private final BackupSpecValidator validator = new BackupSpecValidator();
@@ -48,22 +65,46 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private final EventRecorder events;
     private final Conditions conditions;
     private final Clock clock;
-    private final BackupRequests requests;
-    private final BackupRunner runner;
+    private final BackupTaker taker;
     private final BackupMetrics metrics;
     private final BackupStatusBuilder statusBuilder;
+    private final WorkerPool workers;
+    private final SimpleInboundEventSource<EtcdBackup> wakeUps = new SimpleInboundEventSource<>("backup-workers");
 
+    @Inject
     public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
-            KubernetesClient client, BackupMetrics metrics, BackupStorage storage) {
+            KubernetesClient client, BackupMetrics metrics, BackupStorage storage, WorkerPool workers) {
+        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock));
+    }
+
+    EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            BackupMetrics metrics, WorkerPool workers, BackupTaker taker) {
         this.validity = validity;
         this.events = events;
         this.conditions = conditions;
         this.clock = clock;
-        this.requests = new BackupRequests(client);
         this.metrics = metrics;
+        this.workers = workers;
+        this.taker = taker;
         this.statusBuilder = new BackupStatusBuilder(conditions);
-        this.runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
-                SnapshotReader.etcd(), storage, clock);
+    }
+
+    /** Resolves the EtcdBackup's Secrets and cluster, then runs the backup. */
+    private static BackupTaker taker(KubernetesClient client, BackupStorage storage, Clock clock) {
+        BackupRequests requests = new BackupRequests(client);
+        BackupRunner runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()),
+                clock), SnapshotReader.etcd(), storage, clock);
+        return (backup, interval) -> {
+            BackupPolicy policy = backup.getSpec().getBackupPolicy();
+            int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
+            return runner.run(requests.resolve(backup), !interval.isZero(), maxBackups, timeout(policy),
+                    BackupStatusBuilder.lastBackup(backup.getStatus()));
+        };
+    }
+
+    @Override
+    public List<EventSource<?, EtcdBackup>> prepareEventSources(EventSourceContext<EtcdBackup> context) {
+        return List.of(wakeUps);
     }
 
     @Override
@@ -89,6 +130,14 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             status.setSucceeded(null);
         }
         Duration interval = interval(backup.getSpec().getBackupPolicy());
+        Optional<WorkerPool.Finished<BackupTaken>> finished = workers.take(jobKey(backup),
+                backup.getMetadata().getUid());
+        if (finished.isPresent()) {
+            Instant next = record(backup, interval, finished.get());
+            status.setNextBackupDate(next == null ? null : format(next));
+            UpdateControl<EtcdBackup> control = change.control(backup);
+            return next == null ? control : control.rescheduleAfter(untilThen(next));
+        }
         Instant now = clock.instant();
         BackupSchedule.Decision decision = BackupSchedule.decide(interval, history(status), now);
         if (decision instanceof BackupSchedule.Finished) {
@@ -100,51 +149,85 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return change.control(backup).rescheduleAfter(untilThen(wait.until()));
         }
         BackupSchedule.Due due = (BackupSchedule.Due) decision;
-        if (due.missed() > 0) {
+        boolean submitted = workers.has(jobKey(backup), backup.getMetadata().getUid());
+        WorkerPool.State<BackupTaken> state = submit(backup, interval);
+        if (due.missed() > 0 && !submitted) {
             events.warning(backup, REASON_MISSED, due.missed() + " scheduled backup(s) did not happen: one was due at "
                     + format(due.dueAt()) + "; taking one now");
         }
-        Instant next = take(backup, interval);
-        status.setNextBackupDate(next == null ? null : format(next));
-        UpdateControl<EtcdBackup> control = change.control(backup);
-        return next == null ? control : control.rescheduleAfter(untilThen(next));
+        progress(backup, state);
+        return change.control(backup).rescheduleAfter(WHILE_WORKING);
     }
 
-    /** Takes one backup and records the outcome; returns when the schedule wants the next attempt, or null. */
-    private Instant take(EtcdBackup backup, Duration interval) {
+    /**
+     * Hands the backup to the workers: it runs when one is free, on a copy of the resource as it is now; its start
+     * and its end trigger a reconcile, which takes the outcome.
+     */
+    private WorkerPool.State<BackupTaken> submit(EtcdBackup backup, Duration interval) {
+        EtcdBackup copy = Serialization.clone(backup);
+        ResourceID id = ResourceID.fromResource(backup);
+        return workers.submit(jobKey(backup), backup.getMetadata().getUid(), () -> taker.take(copy, interval),
+                () -> wakeUps.propagateEvent(id));
+    }
+
+    /** The condition that says whether a backup waits for a worker or runs. */
+    private void progress(EtcdBackup backup, WorkerPool.State<BackupTaken> state) {
+        String reason;
+        String message;
+        if (state instanceof WorkerPool.Running<BackupTaken> running) {
+            reason = REASON_RUNNING;
+            message = "The backup runs since " + format(running.since()) + ".";
+        } else if (state instanceof WorkerPool.Finished<BackupTaken> finished) {
+            // ended between this reconcile's look and its submit: the next reconcile records it
+            reason = REASON_RUNNING;
+            message = "The backup that began at " + format(finished.started()) + " has ended.";
+        } else {
+            reason = REASON_QUEUED;
+            message = "The backup waits for a free backup worker (etcd-operator.backup.workers).";
+        }
+        conditions.put(backup.getStatus(), CONDITION_IN_PROGRESS, Conditions.TRUE, reason, message,
+                backup.getMetadata().getGeneration());
+    }
+
+    /** Records the outcome of a backup; returns when the schedule wants the next attempt, or null. */
+    private Instant record(EtcdBackup backup, Duration interval, WorkerPool.Finished<BackupTaken> finished) {
         EtcdBackupStatus status = backup.getStatus();
+        conditions.put(status, CONDITION_IN_PROGRESS, Conditions.FALSE, REASON_IDLE, "The last backup attempt ended at "
+                + format(finished.done()) + ".", backup.getMetadata().getGeneration());
         String namespace = backup.getMetadata().getNamespace();
         String name = backup.getMetadata().getName();
-        BackupPolicy policy = backup.getSpec().getBackupPolicy();
         boolean periodic = !interval.isZero();
-        Instant started = clock.instant();
         String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
-        try {
-            BackupRequest request = requests.resolve(backup);
-            int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
-            BackupTaken result = runner.run(request, periodic, maxBackups, timeout(policy),
-                    BackupStatusBuilder.lastBackup(status));
-            Instant done = clock.instant();
-            String message = statusBuilder.succeeded(status, result, done, backup.getMetadata().getGeneration());
-            events.normal(backup, REASON_TAKEN, message);
-            if (result.retentionProblem() != null) {
-                events.warning(backup, REASON_RETENTION, result.retentionProblem());
-            }
-            metrics.taken(namespace, name, cluster, result.took(), result.size(), done);
-            LOG.infof("EtcdBackup %s/%s: %s", namespace, name, message);
-            return periodic ? done.plus(interval) : null;
-        } catch (BackupFailure e) {
-            return failed(backup, e, started, cluster);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "EtcdBackup %s/%s failed unexpectedly", namespace, name);
-            return failed(backup, new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "unexpected error: " + e, true, e),
-                    started, cluster);
+        if (finished.failure() instanceof BackupFailure failure) {
+            return failed(backup, failure, finished.started(), finished.done(), cluster);
         }
+        if (finished.failure() != null) {
+            LOG.errorf(finished.failure(), "EtcdBackup %s/%s failed unexpectedly", namespace, name);
+            return failed(backup, new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "unexpected error: "
+                    + finished.failure(), true, finished.failure()), finished.started(), finished.done(), cluster);
+        }
+        BackupTaken result = finished.result();
+        Instant done = finished.done();
+        String message = statusBuilder.succeeded(status, result, done, backup.getMetadata().getGeneration());
+        events.normal(backup, REASON_TAKEN, message);
+        if (result.retentionProblem() != null) {
+            events.warning(backup, REASON_RETENTION, result.retentionProblem());
+        }
+        metrics.taken(namespace, name, cluster, result.took(), result.size(), done);
+        LOG.infof("EtcdBackup %s/%s: %s", namespace, name, message);
+        return periodic ? done.plus(interval) : null;
     }
 
-    private Instant failed(EtcdBackup backup, BackupFailure failure, Instant started, String cluster) {
+    static String jobKey(EtcdBackup backup) {
+        return jobKey(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
+    }
+
+    static String jobKey(String namespace, String name) {
+        return NAME + "/" + namespace + "/" + name;
+    }
+
+    private Instant failed(EtcdBackup backup, BackupFailure failure, Instant started, Instant done, String cluster) {
         EtcdBackupStatus status = backup.getStatus();
-        Instant done = clock.instant();
         int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
         Instant retry = done.plus(BackupSchedule.backoff(failures));
         String message = statusBuilder.failed(status, failure, done, retry, backup.getMetadata().getGeneration());

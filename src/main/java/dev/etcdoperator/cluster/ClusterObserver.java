@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,11 +71,13 @@ final class ClusterObserver {
 
         List<MemberPod> memberPods = new ArrayList<>();
         Map<String, String> clientUrlByPod = new HashMap<>();
+        Set<String> addresses = new HashSet<>();
         for (Pod pod : pods) {
             MemberPod memberPod = memberPod(pod);
             memberPods.add(memberPod);
             String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
             if (ip != null && !ip.isBlank() && memberPod.running() && !memberPod.terminating()) {
+                addresses.add(ip);
                 clientUrlByPod.put(pod.getMetadata().getName(), clientTls != null
                         ? "https://" + naming.dnsName(pod.getMetadata().getName()) + ":" + ClusterResources.CLIENT_PORT
                         : "http://" + ip + ":" + ClusterResources.CLIENT_PORT);
@@ -85,8 +88,8 @@ final class ClusterObserver {
         Optional<List<EtcdMember>> members = Optional.empty();
         Map<Long, MemberHealth> health = new HashMap<>();
         if (!clientUrlByPod.isEmpty()) {
-            EtcdAdmin a = admins.forCluster(key(namespace, name), new ArrayList<>(clientUrlByPod.values()),
-                    clientTls);
+            EtcdAdmin a = admins.forCluster(key(namespace, name), new EtcdAdmins.Target(cluster.getMetadata().getUid(),
+                    Set.copyOf(clientUrlByPod.values()), addresses, clientTls));
             admin = Optional.of(a);
             try {
                 List<Member> list = a.members();

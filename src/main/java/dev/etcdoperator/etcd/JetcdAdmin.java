@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,7 +34,8 @@ import org.jboss.logging.Logger;
  * {@link EtcdAdmin} on jetcd 0.8.5 for one etcd cluster.
  * <p>
  * Cluster-wide calls (member list, add, remove) go through one jetcd client on all endpoints. Calls about one
- * member (status, health, revision) go over a short-lived gRPC channel to that member only, using the stubs
+ * member (status, health, revision) go over a gRPC channel to that member only, kept for the admin's life (see
+ * {@link MemberChannels}), using the stubs
  * generated in jetcd-grpc. Promotion is called the same way with a hand-made method descriptor, because jetcd
  * 0.8.5 does not know etcd's {@code MemberPromote} RPC (its request and response have the same wire shape as
  * {@code MemberRemoveRequest} and {@code MemberListResponse}). Every call carries the call timeout as a gRPC
@@ -63,12 +65,14 @@ public final class JetcdAdmin implements EtcdAdmin {
     private final EtcdClientFactory factory;
     private final EtcdAdminOptions options;
     private final Client client;
+    private final MemberChannels channels;
 
     public JetcdAdmin(List<String> endpoints, EtcdTls tls, EtcdAdminOptions options) {
         this.endpoints = List.copyOf(endpoints);
         this.options = Objects.requireNonNull(options, "options");
         this.factory = new EtcdClientFactory(tls, options.callTimeout());
         this.client = factory.newClient(this.endpoints);
+        this.channels = new MemberChannels(Set.copyOf(this.endpoints), factory::newChannel);
     }
 
     /** With the default options: 5 s per call, 60 s for a reconfiguration. */
@@ -212,7 +216,11 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public void close() {
-        client.close();
+        try {
+            client.close();
+        } finally {
+            channels.close();
+        }
     }
 
     /**
@@ -253,20 +261,26 @@ public final class JetcdAdmin implements EtcdAdmin {
         T call(ManagedChannel channel, io.grpc.Deadline deadline);
     }
 
-    /** One call over a fresh channel to exactly one member, bounded by the call timeout. */
+    /** One call over the channel to exactly one member (see {@link MemberChannels}), bounded by the call timeout. */
     private <T> T onMember(String what, String clientUrl, MemberCall<T> call) {
-        ManagedChannel channel;
+        MemberChannels.Lease lease;
         try {
-            channel = factory.newChannel(clientUrl);
-        } catch (IllegalArgumentException e) {
+            lease = channels.lease(clientUrl);
+        } catch (IllegalArgumentException | IllegalStateException e) {
             throw new EtcdAdminException(EtcdAdminException.Kind.REJECTED, what + " at " + clientUrl + ": " + e.getMessage(), e);
         }
+        boolean failed = true;
         try {
-            return call.call(channel, io.grpc.Deadline.after(options.callTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            T result = call.call(lease.channel(), io.grpc.Deadline.after(options.callTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            failed = false;
+            return result;
         } catch (RuntimeException e) {
+            // an answer from etcd (a learner refusing, say) leaves the channel as good as it was
+            failed = !(e instanceof io.grpc.StatusRuntimeException s) || s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+                    || s.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED;
             throw EtcdErrors.translate(what, clientUrl, options.callTimeout(), e);
         } finally {
-            EtcdClientFactory.close(channel);
+            channels.done(lease, failed);
         }
     }
 

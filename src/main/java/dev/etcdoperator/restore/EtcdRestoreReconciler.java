@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 
@@ -25,11 +27,17 @@ import dev.etcdoperator.core.validation.RestoreSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
+import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import org.jboss.logging.Logger;
 
 /**
@@ -44,6 +52,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     public static final String NAME = "etcdrestore";
     private static final Logger LOG = Logger.getLogger(EtcdRestoreReconciler.class);
     private static final Duration WHILE_BUSY = Duration.ofSeconds(1);
+    /** A preflight's start and end trigger a reconcile; this is in case such a trigger was missed. */
+    private static final Duration WHILE_WORKING = Duration.ofSeconds(10);
     /** Preflight failures that may pass by themselves; any other failure ends the restore. */
     private static final Set<String> TRANSIENT = Set.of(BackupFailure.S3_UNREACHABLE, BackupFailure.UPLOAD_FAILED,
             BackupFailure.TIMEOUT);
@@ -60,9 +70,12 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     private final RestorePreflight preflight;
     private final RestoreActions actions;
     private final RestoreMetrics metrics;
+    private final WorkerPool workers;
+    private final SimpleInboundEventSource<EtcdRestore> wakeUps = new SimpleInboundEventSource<>("preflight-workers");
 
     public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
-            KubernetesClient client, RestoreMetrics metrics) {
+            KubernetesClient client, RestoreMetrics metrics, WorkerPool workers) {
+        this.workers = workers;
         this.validity = validity;
         this.events = events;
         this.conditions = conditions;
@@ -74,6 +87,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     }
 
     @Override
+    public List<EventSource<?, EtcdRestore>> prepareEventSources(EventSourceContext<EtcdRestore> context) {
+        return List.of(wakeUps);
+    }
+
+    @Override
     public UpdateControl<EtcdRestore> reconcile(EtcdRestore restore, Context<EtcdRestore> context) {
         if (restore.getStatus() == null) {
             restore.setStatus(new EtcdRestoreStatus());
@@ -82,6 +100,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         EtcdRestoreStatus status = restore.getStatus();
         RestorePhase phase = phase(status);
         if (phase == RestorePhase.Done || phase == RestorePhase.Failed) {
+            workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
             return change.control(restore);
         }
         if (phase == null || phase == RestorePhase.Preflight) {
@@ -117,7 +136,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             RestoreAction action) {
         EtcdRestoreStatus status = restore.getStatus();
         if (action instanceof RestoreAction.RunPreflight) {
-            RestorePreflight.Passed passed = preflight.run(restore);
+            Optional<RestorePreflight.Passed> ran = preflight(restore);
+            if (ran.isEmpty()) {
+                return change.control(restore).rescheduleAfter(WHILE_WORKING);
+            }
+            RestorePreflight.Passed passed = ran.get();
             status.setPhase(RestorePhase.Deleting.name());
             status.setTemplateUid(passed.template().getMetadata().getUid());
             status.setClusterSpec(SavedClusterSpec.of(passed.template().getSpec()));
@@ -173,6 +196,35 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
         return change.control(restore);
+    }
+
+    /**
+     * The preflight runs on the workers, off the reconcile thread, on a copy of the restore as it is now; its outcome
+     * counts only for the spec it checked (the tag holds the generation). Until it is there, the Preflight condition
+     * says whether it waits for a worker or runs. A failed preflight throws what it threw.
+     */
+    private Optional<RestorePreflight.Passed> preflight(EtcdRestore restore) {
+        String key = jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName());
+        String tag = restore.getMetadata().getUid() + "@" + restore.getMetadata().getGeneration();
+        Optional<WorkerPool.Finished<RestorePreflight.Passed>> finished = workers.take(key, tag);
+        if (finished.isPresent()) {
+            if (finished.get().failure() != null) {
+                throw finished.get().failure();
+            }
+            return Optional.of(finished.get().result());
+        }
+        EtcdRestore copy = Serialization.clone(restore);
+        ResourceID id = ResourceID.fromResource(restore);
+        WorkerPool.State<RestorePreflight.Passed> state = workers.submit(key, tag, () -> preflight.run(copy),
+                () -> wakeUps.propagateEvent(id));
+        progress(restore, RestorePhase.Preflight, state instanceof WorkerPool.Running<?>
+                ? "reading and verifying the backup, checking the template cluster"
+                : "waiting for a free worker (etcd-operator.backup.workers) to check the backup");
+        return Optional.empty();
+    }
+
+    static String jobKey(String namespace, String name) {
+        return NAME + "/" + namespace + "/" + name;
     }
 
     private UpdateControl<EtcdRestore> advance(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase from,

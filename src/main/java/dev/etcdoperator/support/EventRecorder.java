@@ -1,28 +1,50 @@
 package dev.etcdoperator.support;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
+import dev.etcdoperator.core.events.EventCorrelator;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.jboss.logging.Logger;
 
-/** Records Kubernetes Events on the resources the operator manages. A failure to record is logged, never thrown. */
+/**
+ * Records Kubernetes Events on the resources the operator manages. A repeated occurrence raises the count of the
+ * Event already recorded (see {@link EventCorrelator}) with a merge patch; an Event that expired or was deleted
+ * meanwhile is created again with its count. A failure to record is logged, never thrown.
+ */
 @ApplicationScoped
 public class EventRecorder {
     public static final String COMPONENT = "etcd-operator";
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
 
     private final KubernetesClient client;
+    private final Clock clock;
+    private final EventCorrelator correlator;
 
-    public EventRecorder(KubernetesClient client) {
+    @Inject
+    public EventRecorder(KubernetesClient client, Clock clock) {
+        this(client, clock, new EventCorrelator());
+    }
+
+    EventRecorder(KubernetesClient client, Clock clock, EventCorrelator correlator) {
         this.client = client;
+        this.clock = clock;
+        this.correlator = correlator;
     }
 
     public void normal(HasMetadata about, String reason, String message) {
@@ -34,12 +56,52 @@ public class EventRecorder {
     }
 
     private void record(HasMetadata about, String type, String reason, String message) {
-        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        String name = about.getMetadata().getName() + "."
-                + Long.toHexString(System.nanoTime()).toLowerCase(Locale.ROOT);
-        var event = new EventBuilder()
+        var metadata = about.getMetadata();
+        var subject = new EventCorrelator.Subject(about.getKind(), metadata.getNamespace(), metadata.getName(),
+                metadata.getUid());
+        String newName = metadata.getName() + "." + Long.toHexString(System.nanoTime()).toLowerCase(Locale.ROOT);
+        EventCorrelator.Decision decision = correlator.observe(new EventCorrelator.Occurrence(subject, type, reason,
+                message), newName, clock.instant());
+        try {
+            if (decision.isNew()) {
+                create(about, type, reason, decision);
+            } else {
+                bump(about, type, reason, decision);
+            }
+        } catch (KubernetesClientException e) {
+            LOG.warnf("could not record event %s on %s/%s: %s", reason, about.getKind(), metadata.getName(),
+                    e.getMessage());
+        }
+    }
+
+    private void bump(HasMetadata about, String type, String reason, EventCorrelator.Decision decision) {
+        Map<String, Object> patch = new LinkedHashMap<>();
+        patch.put("count", decision.count());
+        patch.put("lastTimestamp", timestamp(decision.last()));
+        patch.put("message", decision.message());
+        try {
+            // through the resource, so that the client sends the patch without reading the Event first
+            client.v1().events().inNamespace(about.getMetadata().getNamespace())
+                    .resource(event(about, type, reason, decision))
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            // expired (the API server keeps Events for an hour) or deleted: the same Event again, with its count
+            create(about, type, reason, decision);
+        }
+    }
+
+    private void create(HasMetadata about, String type, String reason, EventCorrelator.Decision decision) {
+        client.v1().events().inNamespace(about.getMetadata().getNamespace()).resource(event(about, type, reason,
+                decision)).create();
+    }
+
+    static Event event(HasMetadata about, String type, String reason, EventCorrelator.Decision decision) {
+        return new EventBuilder()
                 .withNewMetadata()
-                .withName(name)
+                .withName(decision.name())
                 .withNamespace(about.getMetadata().getNamespace())
                 .endMetadata()
                 .withInvolvedObject(new ObjectReferenceBuilder()
@@ -52,18 +114,16 @@ public class EventRecorder {
                         .build())
                 .withType(type)
                 .withReason(reason)
-                .withMessage(message)
-                .withFirstTimestamp(now)
-                .withLastTimestamp(now)
-                .withCount(1)
+                .withMessage(decision.message())
+                .withFirstTimestamp(timestamp(decision.first()))
+                .withLastTimestamp(timestamp(decision.last()))
+                .withCount(decision.count())
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT)
                 .build();
-        try {
-            client.v1().events().inNamespace(about.getMetadata().getNamespace()).resource(event).create();
-        } catch (KubernetesClientException e) {
-            LOG.warnf("could not record event %s on %s/%s: %s", reason, about.getKind(),
-                    about.getMetadata().getName(), e.getMessage());
-        }
+    }
+
+    private static String timestamp(Instant t) {
+        return t.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 }

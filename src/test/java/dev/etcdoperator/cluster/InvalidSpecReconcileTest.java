@@ -70,9 +70,11 @@ class InvalidSpecReconcileTest {
                 """, EtcdRestore.class)).create();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             EtcdBackup backup = client.resources(EtcdBackup.class).inNamespace("default").withName("nobucket").get();
+            assertThat(backup.getStatus()).isNotNull();
             assertThat(backup.getStatus().getSucceeded()).isFalse();
             assertThat(backup.getStatus().getReason()).contains("spec.s3.path: must be <bucket>/<key>");
             EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace("default").withName("abs").get();
+            assertThat(restore.getStatus()).as("reconciled").isNotNull();
             assertThat(restore.getStatus().getSucceeded()).isFalse();
             assertThat(restore.getStatus().getReason()).contains("storage type ABS is not supported");
         });

@@ -47,7 +47,13 @@ class HelmChartTest {
         assertThat(chart.one(ServiceAccount.class).getMetadata().getName()).isEqualTo(SA);
         assertThat(chart.all(ClusterRole.class)).isEmpty();
         assertThat(GrantedPermissions.of(chart, SA, NAMESPACE)).containsExactlyElementsOf(expected(NAMESPACE));
-        assertThat(chart.env()).containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE);
+        assertThat(chart.env()).containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE)
+                .containsEntry("ETCD_OPERATOR_BACKUP_WORKERS", "2");
+    }
+
+    @Test
+    void theNumberOfBackupWorkersIsAValue() throws IOException {
+        assertThat(render("operator: {backupWorkers: 4}\n").env()).containsEntry("ETCD_OPERATOR_BACKUP_WORKERS", "4");
     }
 
     @Test

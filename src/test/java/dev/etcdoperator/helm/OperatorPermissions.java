@@ -35,6 +35,7 @@ final class OperatorPermissions {
             new Permission("", "secrets", "get", "TLS secrets; S3 credentials"),
             new Permission("", "secrets", "create update", "a restore's Secret with the snapshot's presigned URL"),
             new Permission("", "events", "create", "EventRecorder"),
+            new Permission("", "events", "patch", "EventRecorder: the count of a repeated Event"),
             new Permission("policy", "poddisruptionbudgets", "get create update", "one budget per cluster"));
 
     /** Granted in the release namespace only, when leader election is on. */

@@ -11,12 +11,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
+import io.fabric8.kubernetes.api.model.ResourceQuotaStatusBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -137,6 +144,49 @@ class SandboxIT {
         assertThat(described.ok()).as(described.output()).isTrue();
         assertThat(described.output()).contains("Conditions", "Events:", "MemberAdded", "MemberRemoved");
         assertThat(kubectl.run("delete", "-f", "docs/examples/etcdcluster.yaml").ok()).isTrue();
+    }
+
+    /**
+     * A step that fails the same way every second (a ResourceQuota refuses every pod) leaves one Warning Event whose
+     * count grows, shown by kubectl describe with its count.
+     */
+    @Test
+    @Order(8)
+    void aStepFailingOverAndOverLeavesOneEventWhoseCountGrows() {
+        String namespace = "no-pods";
+        sandbox.namespace(namespace);
+        ResourceQuota quota = client().resource(new ResourceQuotaBuilder().withNewMetadata().withName("no-pods")
+                .withNamespace(namespace).endMetadata().withNewSpec().addToHard("pods", new Quantity("0")).endSpec()
+                .build()).create();
+        // what kube-controller-manager's quota controller would write (the sandbox does not run it)
+        quota.setStatus(new ResourceQuotaStatusBuilder().addToHard("pods", new Quantity("0"))
+                .addToUsed("pods", new Quantity("0")).build());
+        client().resource(quota).updateStatus();
+        EtcdCluster cluster = new EtcdCluster();
+        cluster.setMetadata(new ObjectMetaBuilder().withName("refused").withNamespace(namespace).build());
+        cluster.setSpec(new EtcdClusterSpec());
+        cluster.getSpec().setSize(1);
+        cluster.getSpec().setVersion("3.5.35");
+        client().resource(cluster).create();
+
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+            List<Event> failed = client().v1().events().inNamespace(namespace).list().getItems().stream()
+                    .filter(e -> "refused".equals(e.getInvolvedObject().getName()) && "StepFailed".equals(e.getReason()))
+                    .toList();
+            assertThat(failed).singleElement().satisfies(e -> {
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getMessage()).contains("exceeded quota");
+                assertThat(e.getCount()).isGreaterThanOrEqualTo(3);
+                assertThat(e.getInvolvedObject().getKind()).isEqualTo("EtcdCluster");
+                assertThat(e.getInvolvedObject().getUid()).isNotBlank();
+            });
+        });
+        if (Kubectl.available()) {
+            Kubectl.Result described = kubectl.run("describe", "etcdcluster", "refused", "-n", namespace);
+            assertThat(described.ok()).as(described.output()).isTrue();
+            assertThat(described.output()).containsPattern("StepFailed\\s+\\S+ \\(x\\d+ over \\S+\\)");
+        }
+        client().resource(cluster).delete();
     }
 
     static Stream<Path> invalidManifests() throws Exception {
