@@ -28,6 +28,7 @@ class HelmValuesTest {
             "watchNamespaces: [Team_A]                       | watchNamespaces",
             "operator: {logLevel: LOUD}                      | logLevel",
             "operator: {reconcileInterval: soon}             | reconcileInterval",
+            "operator: {backupWorkers: 0}                    | backupWorkers",
             "image: {pullPolicy: Sometimes}                  | pullPolicy",
             "metrics: {service: {port: 70000}}               | port",
             "podSecurityContext: {runAsUser: -1}             | runAsUser",
@@ -46,7 +47,7 @@ class HelmValuesTest {
                 metrics: {serviceMonitor: {enabled: true, labels: {release: prom}}}
                 etcdMetrics: {podMonitor: {enabled: true, interval: 15s}}
                 prometheusRule: {enabled: true}
-                operator: {reconcileInterval: 1m30s, logLevel: DEBUG}
+                operator: {reconcileInterval: 1m30s, backupWorkers: 4, logLevel: DEBUG}
                 """).objects).isNotEmpty();
     }
 
