@@ -101,8 +101,8 @@ class SandboxIT {
                 "etcdrestore.etcd.database.coreos.com/example-restore created");
         Kubectl.Result listed = kubectl.run("get", "etcdclusters");
         assertThat(listed.output().lines().findFirst().orElseThrow())
-                .matches("NAME\\s+AGE\\s+SIZE\\s+VERSION\\s+PHASE\\s+READY\\s*");
-        assertThat(listed.output()).containsPattern("(?m)^example\\s+\\S+\\s+3\\s+3\\.5\\.35");
+                .matches("NAME\\s+SIZE\\s+VERSION\\s+PHASE\\s+READY\\s+AVAILABLE\\s+AGE\\s*");
+        assertThat(listed.output()).containsPattern("(?m)^example\\s+3\\s+3\\.5\\.35");
         Kubectl.Result deleted = kubectl.run("delete", "-f", "docs/examples/");
         assertThat(deleted.ok()).as(deleted.output()).isTrue();
     }
@@ -118,7 +118,7 @@ class SandboxIT {
         assertThat(applied.ok()).as(applied.output()).isTrue();
         Kubectl.Result again = kubectl.run("apply", "-f", "docs/examples/etcdcluster.yaml");
         assertThat(again.ok()).as(again.output()).isTrue();
-        Kubectl.Result available = kubectl.run("wait", "--for=condition=Available", "etcdcluster/example",
+        Kubectl.Result available = kubectl.run("wait", "--for=condition=Ready", "etcdcluster/example",
                 "--timeout=150s");
         assertThat(available.ok()).as(available.output()).isTrue();
         Kubectl.Result watched = kubectl.run("get", "etcdclusters", "-w", "--request-timeout=3s");

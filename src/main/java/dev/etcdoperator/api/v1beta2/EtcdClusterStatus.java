@@ -5,13 +5,11 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.crd.generator.annotation.PrinterColumn;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EtcdClusterStatus implements ConditionedStatus {
 
-    @PrinterColumn(name = "Phase")
     @JsonPropertyDescription("Creating, Running or Failed.")
     private String phase;
 
@@ -27,9 +25,11 @@ public class EtcdClusterStatus implements ConditionedStatus {
     @JsonPropertyDescription("Current number of etcd members.")
     private Integer size;
 
-    @PrinterColumn(name = "Ready")
     @JsonPropertyDescription("Number of members that are ready.")
     private Integer readyMembers;
+
+    @JsonPropertyDescription("Ready members over spec.size, as kubectl get shows it: 3/3.")
+    private String ready;
 
     private String serviceName;
 
@@ -99,6 +99,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setReadyMembers(Integer readyMembers) {
         this.readyMembers = readyMembers;
+    }
+
+    public String getReady() {
+        return ready;
+    }
+
+    public void setReady(String ready) {
+        this.ready = ready;
     }
 
     public String getServiceName() {
