@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -80,6 +81,18 @@ class CrdStructureTest {
             assertThat(columns).as(file + ": column names are unique").extracting(CustomResourceColumnDefinition::getName)
                     .doesNotHaveDuplicates();
         }
+    }
+
+    @Test
+    void printerColumnsAreInTheOrderDeclaredWithAgeLast() throws IOException {
+        assertThat(columns("etcdclusters")).containsExactly("Size", "Version", "Phase", "Ready", "Available", "Age");
+        assertThat(columns("etcdbackups")).containsExactly("Succeeded", "Last Success", "Path", "Size", "Age");
+        assertThat(columns("etcdrestores")).containsExactly("Phase", "Cluster", "Succeeded", "Age");
+    }
+
+    private static List<String> columns(String plural) throws IOException {
+        return read(Path.of("crds", plural + ".etcd.database.coreos.com-v1.yml")).getSpec().getVersions().get(0)
+                .getAdditionalPrinterColumns().stream().map(CustomResourceColumnDefinition::getName).toList();
     }
 
     private static CustomResourceDefinition read(Path file) throws IOException {
