@@ -19,6 +19,7 @@ import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import dev.etcdoperator.core.status.Conditions;
+import dev.etcdoperator.core.status.Readiness;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.etcd.EtcdAdminException;
@@ -91,6 +92,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterPlanner planner = new ClusterPlanner(RandomGenerator.of("L64X128MixRandom"));
     private final ClusterStatusBuilder statusBuilder;
     private final Conditions conditions;
+    private final Readiness readiness;
     private final ClusterMetrics metrics;
     private final ClusterDeletion deletion;
     private final Clock clock;
@@ -110,6 +112,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
         this.conditions = new Conditions(clock);
+        this.readiness = new Readiness(conditions);
     }
 
     @Override
@@ -309,6 +312,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 new Condition(CONDITION_TLS, Conditions.FALSE, reason, message), cluster.getMetadata().getGeneration()));
         status.setPhase(PHASE_FAILED);
         status.setReason(reason);
+        readiness.notReady(status, reason, message, cluster.getMetadata().getGeneration());
         if (news) {
             events.warning(cluster, reason, message);
         }

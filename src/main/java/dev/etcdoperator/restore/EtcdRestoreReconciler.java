@@ -21,6 +21,7 @@ import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.RestoreAction;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
+import dev.etcdoperator.core.restore.RestoreStatusBuilder;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.RestoreSpecValidator;
@@ -72,6 +73,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     private final RestoreMetrics metrics;
     private final WorkerPool workers;
     private final SimpleInboundEventSource<EtcdRestore> wakeUps = new SimpleInboundEventSource<>("preflight-workers");
+    private final RestoreStatusBuilder statusBuilder;
 
     public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             KubernetesClient client, RestoreMetrics metrics, WorkerPool workers) {
@@ -84,6 +86,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         this.preflight = new RestorePreflight(client, observer);
         this.actions = new RestoreActions(client);
         this.metrics = metrics;
+        this.statusBuilder = new RestoreStatusBuilder(conditions);
     }
 
     @Override
@@ -96,7 +99,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         if (restore.getStatus() == null) {
             restore.setStatus(new EtcdRestoreStatus());
         }
-        StatusChange<EtcdRestore> change = new StatusChange<>(restore);
+        StatusChange<EtcdRestore> change = new StatusChange<>(restore,
+                r -> statusBuilder.ready(r.getStatus(), r.getMetadata().getGeneration()));
         EtcdRestoreStatus status = restore.getStatus();
         RestorePhase phase = phase(status);
         if (phase == RestorePhase.Done || phase == RestorePhase.Failed) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -75,11 +76,23 @@ class CrdStructureTest {
                 assertThat(field).as(file + ": column " + column.getName() + " at " + column.getJsonPath()
                         + " names no field of the schema").isNotNull();
                 assertThat(field.getType()).as(file + ": column " + column.getName() + " type")
-                        .isEqualTo(column.getType());
+                        .isEqualTo("date".equals(column.getType()) ? "string" : column.getType());
             }
             assertThat(columns).as(file + ": column names are unique").extracting(CustomResourceColumnDefinition::getName)
                     .doesNotHaveDuplicates();
         }
+    }
+
+    @Test
+    void printerColumnsAreInTheOrderDeclaredWithAgeLast() throws IOException {
+        assertThat(columns("etcdclusters")).containsExactly("Size", "Version", "Phase", "Ready", "Available", "Age");
+        assertThat(columns("etcdbackups")).containsExactly("Succeeded", "Last Success", "Path", "Size", "Age");
+        assertThat(columns("etcdrestores")).containsExactly("Phase", "Cluster", "Succeeded", "Age");
+    }
+
+    private static List<String> columns(String plural) throws IOException {
+        return read(Path.of("crds", plural + ".etcd.database.coreos.com-v1.yml")).getSpec().getVersions().get(0)
+                .getAdditionalPrinterColumns().stream().map(CustomResourceColumnDefinition::getName).toList();
     }
 
     private static CustomResourceDefinition read(Path file) throws IOException {
@@ -88,13 +101,18 @@ class CrdStructureTest {
         }
     }
 
-    private static JSONSchemaProps schemaAt(JSONSchemaProps root, String jsonPath) {
+    /** The schema at a column's path; an array subscript or filter ({@code [0]}, {@code [?(@.type=="X")]}) is an item. */
+    static JSONSchemaProps schemaAt(JSONSchemaProps root, String jsonPath) {
         JSONSchemaProps node = root;
-        for (String name : jsonPath.substring(1).split("\\.")) {
-            if (node == null || node.getProperties() == null) {
+        for (String step : jsonPath.substring(1).replaceAll("\\[[^]]*]", ".[]").split("\\.")) {
+            if (node == null) {
                 return null;
             }
-            node = node.getProperties().get(name);
+            if (step.equals("[]")) {
+                node = node.getItems() == null ? null : node.getItems().getSchema();
+                continue;
+            }
+            node = node.getProperties() == null ? null : node.getProperties().get(step);
         }
         return node;
     }

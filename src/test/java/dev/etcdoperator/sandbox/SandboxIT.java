@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
@@ -108,8 +109,8 @@ class SandboxIT {
                 "etcdrestore.etcd.database.coreos.com/example-restore created");
         Kubectl.Result listed = kubectl.run("get", "etcdclusters");
         assertThat(listed.output().lines().findFirst().orElseThrow())
-                .matches("NAME\\s+AGE\\s+SIZE\\s+VERSION\\s+PHASE\\s+READY\\s*");
-        assertThat(listed.output()).containsPattern("(?m)^example\\s+\\S+\\s+3\\s+3\\.5\\.35");
+                .matches("NAME\\s+SIZE\\s+VERSION\\s+PHASE\\s+READY\\s+AVAILABLE\\s+AGE\\s*");
+        assertThat(listed.output()).containsPattern("(?m)^example\\s+3\\s+3\\.5\\.35");
         Kubectl.Result deleted = kubectl.run("delete", "-f", "docs/examples/");
         assertThat(deleted.ok()).as(deleted.output()).isTrue();
     }
@@ -121,11 +122,17 @@ class SandboxIT {
         Kubectl.Result explained = kubectl.run("explain", "etcdcluster.spec");
         assertThat(explained.ok()).as(explained.output()).isTrue();
         assertThat(explained.output()).contains("size", "version");
+        assertThat(unwrapped(explained)).contains("Desired number of members, 1 to 7.");
+        Kubectl.Result embedded = kubectl.run("explain", "etcdcluster.spec.pod.tolerations.tolerationSeconds");
+        assertThat(unwrapped(embedded)).as("a field of an embedded Kubernetes type")
+                .contains("(which must be of effect NoExecute, otherwise this field is ignored)");
+        Kubectl.Result backupStatus = kubectl.run("explain", "etcdbackup.status.backupSize");
+        assertThat(unwrapped(backupStatus)).contains("Bytes of the last successful backup.");
         Kubectl.Result applied = kubectl.run("apply", "-f", "docs/examples/etcdcluster.yaml");
         assertThat(applied.ok()).as(applied.output()).isTrue();
         Kubectl.Result again = kubectl.run("apply", "-f", "docs/examples/etcdcluster.yaml");
         assertThat(again.ok()).as(again.output()).isTrue();
-        Kubectl.Result available = kubectl.run("wait", "--for=condition=Available", "etcdcluster/example",
+        Kubectl.Result available = kubectl.run("wait", "--for=condition=Ready", "etcdcluster/example",
                 "--timeout=150s");
         assertThat(available.ok()).as(available.output()).isTrue();
         Kubectl.Result watched = kubectl.run("get", "etcdclusters", "-w", "--request-timeout=3s");
@@ -140,6 +147,10 @@ class SandboxIT {
         Kubectl.Result grown = kubectl.run("wait", "--for=jsonpath={.status.readyMembers}=3", "etcdcluster/example",
                 "--timeout=150s");
         assertThat(grown.ok()).as(grown.output()).isTrue();
+        Kubectl.Result ready = kubectl.run("wait", "--for=condition=Ready", "etcdcluster/example", "--timeout=150s");
+        assertThat(ready.ok()).as(ready.output()).isTrue();
+        assertThat(kubectl.run("get", "etcdclusters", "example").output())
+                .containsPattern("(?m)^example\\s+3\\s+3\\.5\\.35\\s+Running\\s+3/3\\s+True\\s+\\S+\\s*$");
         Kubectl.Result described = kubectl.run("describe", "etcdcluster", "example");
         assertThat(described.ok()).as(described.output()).isTrue();
         assertThat(described.output()).contains("Conditions", "Events:", "MemberAdded", "MemberRemoved");
@@ -187,6 +198,67 @@ class SandboxIT {
             assertThat(described.output()).containsPattern("StepFailed\\s+\\S+ \\(x\\d+ over \\S+\\)");
         }
         client().resource(cluster).delete();
+    }
+
+    /**
+     * {@code kubectl describe} finds the operator's Events of every kind: it looks them up by involved object (kind,
+     * name, namespace, uid), so what the operator records must name the resource exactly. A backup and a restore that
+     * cannot succeed here (no such cluster, no S3 server) record a Warning each and are Ready=False.
+     */
+    @Test
+    @Order(8)
+    void kubectlDescribeShowsTheOperatorsEventsOfABackupAndARestore() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "sandbox-it", "manifests"));
+        Path manifests = dir.resolve("describe.yaml");
+        Files.writeString(manifests, """
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdBackup
+                metadata:
+                  name: described-backup
+                spec:
+                  etcdEndpoints: [http://nowhere-client:2379]
+                  storageType: S3
+                  backupPolicy: {timeoutInSecond: 5}
+                  s3: {path: etcd-backups/nowhere/snapshot.db, awsSecret: aws, endpoint: http://127.0.0.1:9, forcePathStyle: true}
+                ---
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata:
+                  name: described-restore
+                spec:
+                  etcdCluster: {name: nowhere}
+                  backupStorageType: S3
+                  s3: {path: etcd-backups/nowhere/snapshot.db, awsSecret: aws, endpoint: http://127.0.0.1:9, forcePathStyle: true}
+                """);
+        Kubectl.Result applied = kubectl.run("apply", "-f", manifests.toString());
+        assertThat(applied.ok()).as(applied.output()).isTrue();
+        for (String[] resource : List.of(new String[] {"EtcdBackup", "etcdbackup", "described-backup"},
+                new String[] {"EtcdRestore", "etcdrestore", "described-restore"})) {
+            GenericKubernetesResource stored = client().genericKubernetesResources("etcd.database.coreos.com/v1beta2",
+                    resource[0]).inNamespace("default").withName(resource[2]).get();
+            Event event = await().atMost(Duration.ofSeconds(60)).until(() -> client().v1().events()
+                    .inNamespace("default").list().getItems().stream()
+                    .filter(e -> stored.getMetadata().getUid().equals(e.getInvolvedObject().getUid()))
+                    .findFirst().orElse(null), Objects::nonNull);
+            assertThat(event.getInvolvedObject().getKind()).isEqualTo(resource[0]);
+            assertThat(event.getInvolvedObject().getApiVersion()).isEqualTo("etcd.database.coreos.com/v1beta2");
+            assertThat(event.getInvolvedObject().getName()).isEqualTo(resource[2]);
+            assertThat(event.getInvolvedObject().getNamespace()).isEqualTo("default");
+            Kubectl.Result described = kubectl.run("describe", resource[1], resource[2]);
+            assertThat(described.ok()).as(described.output()).isTrue();
+            assertThat(described.output()).as(resource[0]).contains("Events:", event.getReason(), "etcd-operator");
+            Kubectl.Result notReady = kubectl.run("wait", "--for=condition=Ready=False", resource[1] + "/" + resource[2],
+                    "--timeout=60s");
+            assertThat(notReady.ok()).as(notReady.output()).isTrue();
+        }
+        Kubectl.Result backups = kubectl.run("get", "etcdbackups");
+        assertThat(backups.output().lines().findFirst().orElseThrow())
+                .matches("NAME\\s+SUCCEEDED\\s+LAST SUCCESS\\s+PATH\\s+SIZE\\s+AGE\\s*");
+        Kubectl.Result restores = kubectl.run("get", "etcdrestores");
+        assertThat(restores.output().lines().findFirst().orElseThrow())
+                .matches("NAME\\s+PHASE\\s+CLUSTER\\s+SUCCEEDED\\s+AGE\\s*");
+        assertThat(restores.output()).containsPattern("(?m)^described-restore\\s+Failed\\s+nowhere\\s+false");
+        assertThat(kubectl.run("delete", "-f", manifests.toString()).ok()).isTrue();
     }
 
     static Stream<Path> invalidManifests() throws Exception {
@@ -296,6 +368,11 @@ class SandboxIT {
             boolean deserializable = lines.stream().noneMatch(l -> l.startsWith("# java: undeserializable"));
             return new ExpectedError(expect.substring(0, space), expect.substring(space + 1), deserializable);
         }
+    }
+
+    /** kubectl's output with its line wrapping undone. */
+    private static String unwrapped(Kubectl.Result result) {
+        return result.output().replaceAll("\\s+", " ");
     }
 
     private static Pod awaitReady(String name) {

@@ -1,6 +1,7 @@
 package dev.etcdoperator.api.v1beta2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /**
  * A status condition: the original's fields (type, status, lastUpdateTime, lastTransitionTime, reason,
@@ -8,12 +9,25 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Condition {
+    @JsonPropertyDescription("Condition type, for example Ready, Available or Valid.")
     private String type;
+
+    @JsonPropertyDescription("True, False or Unknown.")
     private String status;
+
+    @JsonPropertyDescription("RFC 3339 time the status, reason or message last changed.")
     private String lastUpdateTime;
+
+    @JsonPropertyDescription("RFC 3339 time the status last flipped.")
     private String lastTransitionTime;
+
+    @JsonPropertyDescription("Why, in one CamelCase word.")
     private String reason;
+
+    @JsonPropertyDescription("What a person needs to know, and what to do about it.")
     private String message;
+
+    @JsonPropertyDescription("The metadata.generation this condition was set for.")
     private Long observedGeneration;
 
     public Condition() {

@@ -1,5 +1,6 @@
 package dev.etcdoperator.api.v1beta2;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -13,6 +14,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("EtcdBackup")
 @Plural("etcdbackups")
 @Singular("etcdbackup")
+@AdditionalPrinterColumn(name = "Succeeded", jsonPath = ".status.succeeded", type = AdditionalPrinterColumn.Type.BOOLEAN,
+        getDescription = "Whether the last attempt succeeded.")
+@AdditionalPrinterColumn(name = "Last Success", jsonPath = ".status.lastSuccessDate",
+        type = AdditionalPrinterColumn.Type.DATE, getDescription = "When the last successful backup was taken.")
+@AdditionalPrinterColumn(name = "Path", jsonPath = ".status.backupPath", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "<bucket>/<key> of the last successful backup.")
+@AdditionalPrinterColumn(name = "Size", jsonPath = ".status.backupSize", type = AdditionalPrinterColumn.Type.INTEGER,
+        getDescription = "Bytes of the last successful backup.")
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdBackup extends CustomResource<EtcdBackupSpec, EtcdBackupStatus> implements Namespaced {
 
     @Override

@@ -27,14 +27,19 @@ public class EtcdBackupSpec {
     @JsonPropertyDescription("S3 (ABS, GCS and OSS are accepted for compatibility and reported as not supported).")
     private String storageType;
 
+    @JsonPropertyDescription("Timeout, interval and retention; absent: one backup with a 60 s timeout.")
     private BackupPolicy backupPolicy;
 
+    @JsonPropertyDescription("Where to store the backup when storageType is S3.")
     private S3Source s3;
 
+    @JsonPropertyDescription("Azure Blob Storage settings of the original API; accepted, not supported.")
     private OtherStorageSource abs;
 
+    @JsonPropertyDescription("Google Cloud Storage settings of the original API; accepted, not supported.")
     private OtherStorageSource gcs;
 
+    @JsonPropertyDescription("Alibaba Cloud OSS settings of the original API; accepted, not supported.")
     private OtherStorageSource oss;
 
     @Pattern(ResourceName.PATTERN)

@@ -9,13 +9,17 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EtcdBackupStatus implements ConditionedStatus {
+    @JsonPropertyDescription("Whether the last attempt succeeded.")
     private Boolean succeeded;
 
     @JsonProperty("Reason")
+    @JsonPropertyDescription("Empty after a success; <Reason>: <what happened> after a failure.")
     private String reason;
 
+    @JsonPropertyDescription("etcd version of the member the last successful backup came from.")
     private String etcdVersion;
 
+    @JsonPropertyDescription("etcd revision of the last successful backup.")
     private Long etcdRevision;
 
     @JsonPropertyDescription("etcd's cluster ID (hex) of the cluster the last successful backup came from; a backup"
@@ -34,6 +38,7 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @JsonPropertyDescription("<bucket>/<key> of the last successful backup.")
     private String backupPath;
 
+    @JsonPropertyDescription("Bytes of the last successful backup.")
     private Long backupSize;
 
     @JsonPropertyDescription("Hex SHA-256 of the last successful backup.")
@@ -50,8 +55,10 @@ public class EtcdBackupStatus implements ConditionedStatus {
 
     /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    @JsonPropertyDescription("Valid, BackupSucceeded and the summary Ready.")
     private List<Condition> conditions = new ArrayList<>();
 
+    @JsonPropertyDescription("The metadata.generation this status reflects.")
     private Long observedGeneration;
 
     public Boolean getSucceeded() {

@@ -16,6 +16,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("etcdclusters")
 @Singular("etcdcluster")
 @ShortNames("etcd")
+@AdditionalPrinterColumn(name = "Size", jsonPath = ".spec.size", type = AdditionalPrinterColumn.Type.INTEGER,
+        getDescription = "Desired number of members.")
+@AdditionalPrinterColumn(name = "Version", jsonPath = ".spec.version", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "etcd version asked for.")
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "Creating, Running or Failed.")
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.ready", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "Ready members over spec.size.")
+@AdditionalPrinterColumn(name = "Available", jsonPath = ".status.conditions[?(@.type==\"Available\")].status",
+        type = AdditionalPrinterColumn.Type.STRING, getDescription = "Whether a quorum of members is healthy.")
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdCluster extends CustomResource<EtcdClusterSpec, EtcdClusterStatus> implements Namespaced {
 

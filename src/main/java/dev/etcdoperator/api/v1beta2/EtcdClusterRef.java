@@ -1,6 +1,7 @@
 package dev.etcdoperator.api.v1beta2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -12,6 +13,7 @@ public class EtcdClusterRef {
     @Required
     @Pattern(ResourceName.PATTERN)
     @Size(max = InputRules.NAME_MAX_LENGTH)
+    @JsonPropertyDescription("Name of an EtcdCluster in the same namespace.")
     private String name;
 
     public EtcdClusterRef() {

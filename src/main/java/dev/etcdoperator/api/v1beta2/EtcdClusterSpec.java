@@ -3,7 +3,6 @@ package dev.etcdoperator.api.v1beta2;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.crd.generator.annotation.PrinterColumn;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
@@ -21,7 +20,6 @@ public class EtcdClusterSpec {
     @Min(1)
     @Max(7)
     @SpecReplicas
-    @PrinterColumn(name = "Size", priority = 0)
     @JsonPropertyDescription("Desired number of members, 1 to 7.")
     private Integer size;
 
@@ -32,7 +30,6 @@ public class EtcdClusterSpec {
 
     @Pattern(SemVer.PATTERN)
     @Size(max = InputRules.VERSION_MAX_LENGTH)
-    @PrinterColumn(name = "Version")
     @JsonPropertyDescription("etcd version (semver; a leading v is allowed). Default " + DEFAULT_VERSION + ".")
     private String version;
 

@@ -5,47 +5,55 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.crd.generator.annotation.PrinterColumn;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EtcdClusterStatus implements ConditionedStatus {
 
-    @PrinterColumn(name = "Phase")
     @JsonPropertyDescription("Creating, Running or Failed.")
     private String phase;
 
+    @JsonPropertyDescription("Why the phase is Failed: InvalidSpec, QuorumLost, AllMembersLost, TLSSecretMissing or TLSSecretInvalid.")
     private String reason;
 
+    @JsonPropertyDescription("True while spec.paused stops the operator from changing the cluster.")
     private Boolean controlPaused;
 
     /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    @JsonPropertyDescription("Available, Recovering, Scaling, Upgrading, Valid, the summary Ready, and TLSSecretsReady or RestoreSnapshot when they apply.")
     private List<Condition> conditions = new ArrayList<>();
 
     @StatusReplicas
     @JsonPropertyDescription("Current number of etcd members.")
     private Integer size;
 
-    @PrinterColumn(name = "Ready")
     @JsonPropertyDescription("Number of members that are ready.")
     private Integer readyMembers;
 
+    @JsonPropertyDescription("Ready members over spec.size, as kubectl get shows it: 3/3.")
+    private String ready;
+
+    @JsonPropertyDescription("The client Service: <cluster>-client.")
     private String serviceName;
 
+    @JsonPropertyDescription("The client port, 2379.")
     private Integer clientPort;
 
+    @JsonPropertyDescription("Member (pod) names by readiness.")
     private MembersStatus members;
 
     @JsonPropertyDescription("Per-member detail as the operator last observed it.")
     private List<MemberDetail> memberDetails;
 
+    @JsonPropertyDescription("etcd version the members run.")
     private String currentVersion;
 
     @JsonPropertyDescription("The cluster's seed member, recorded before its pod is created: the only seed the operator"
             + " creates. A cluster that ran and lost every member is not seeded again unless a person asks for it.")
     private String seedMember;
 
+    @JsonPropertyDescription("Version being upgraded to; set only while upgrading.")
     private String targetVersion;
 
     @JsonPropertyDescription("The metadata.generation this status reflects.")
@@ -99,6 +107,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setReadyMembers(Integer readyMembers) {
         this.readyMembers = readyMembers;
+    }
+
+    public String getReady() {
+        return ready;
+    }
+
+    public void setReady(String ready) {
+        this.ready = ready;
     }
 
     public String getServiceName() {

@@ -14,9 +14,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("EtcdRestore")
 @Plural("etcdrestores")
 @Singular("etcdrestore")
-@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.etcdCluster.name", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Succeeded", jsonPath = ".status.succeeded", type = AdditionalPrinterColumn.Type.BOOLEAN)
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "Preflight, Deleting, Restoring, Growing, Done or Failed.")
+@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.etcdCluster.name", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The EtcdCluster restored.")
+@AdditionalPrinterColumn(name = "Succeeded", jsonPath = ".status.succeeded", type = AdditionalPrinterColumn.Type.BOOLEAN,
+        getDescription = "Whether the restore succeeded.")
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdRestore extends CustomResource<EtcdRestoreSpec, EtcdRestoreStatus> implements Namespaced {
 

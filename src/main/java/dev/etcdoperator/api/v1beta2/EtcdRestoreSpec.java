@@ -16,14 +16,19 @@ public class EtcdRestoreSpec {
     @Required
     @ValidationRule(value = "self in ['S3', 'ABS', 'GCS', 'OSS']",
             message = "backupStorageType must be one of S3, ABS, GCS, OSS")
+    @JsonPropertyDescription("S3 (ABS, GCS and OSS are accepted for compatibility and reported as not supported).")
     private String backupStorageType;
 
+    @JsonPropertyDescription("Where the backup is, when backupStorageType is S3.")
     private S3Source s3;
 
+    @JsonPropertyDescription("Azure Blob Storage settings of the original API; accepted, not supported.")
     private OtherStorageSource abs;
 
+    @JsonPropertyDescription("Google Cloud Storage settings of the original API; accepted, not supported.")
     private OtherStorageSource gcs;
 
+    @JsonPropertyDescription("Alibaba Cloud OSS settings of the original API; accepted, not supported.")
     private OtherStorageSource oss;
 
     public EtcdClusterRef getEtcdCluster() {

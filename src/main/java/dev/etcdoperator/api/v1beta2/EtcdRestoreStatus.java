@@ -10,9 +10,15 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EtcdRestoreStatus implements ConditionedStatus {
+    @JsonPropertyDescription("Whether the restore succeeded; false while it runs or after it failed.")
     private Boolean succeeded;
+
+    @JsonPropertyDescription("Empty unless a step failed: <Reason>: <what happened>.")
     private String reason;
+
+    @JsonPropertyDescription("etcd revision of the restored backup.")
     private Long restoredRevision;
+
     @JsonPropertyDescription("Preflight, Deleting, Restoring, Growing, Done or Failed.")
     private String phase;
 
@@ -22,6 +28,7 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("The template's spec, saved before it is deleted; the restored cluster gets it.")
     private SavedClusterSpec clusterSpec;
 
+    @JsonPropertyDescription("The template cluster's labels, saved before it is deleted; the restored cluster gets them.")
     private Map<String, String> clusterLabels;
 
     @JsonPropertyDescription("The uid of the EtcdCluster this restore created; only that cluster's seed gets the snapshot.")
@@ -30,21 +37,27 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("The Secret with the snapshot's URL that this restore created for the restored cluster.")
     private String snapshotSecret;
 
+    @JsonPropertyDescription("The template cluster's annotations, saved before it is deleted; the restored cluster gets them.")
     private Map<String, String> clusterAnnotations;
 
     @JsonPropertyDescription("Hex SHA-256 of the backup, as read and verified by the preflight.")
     private String backupSha256;
 
+    @JsonPropertyDescription("Bytes of the backup, as read and verified by the preflight.")
     private Long backupSize;
 
     @JsonPropertyDescription("Preflight attempts that failed for a reason that may pass (store unreachable, timeout).")
     private Integer consecutiveFailures;
 
+    @JsonPropertyDescription("RFC 3339 time of the last preflight attempt.")
     private String lastAttemptDate;
 
     /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    @JsonPropertyDescription("Valid, one condition per phase (Preflight, Deleting, Restoring, Growing, Done) and the summary Ready.")
     private List<Condition> conditions = new ArrayList<>();
+
+    @JsonPropertyDescription("The metadata.generation this status reflects.")
     private Long observedGeneration;
 
     public Boolean getSucceeded() {

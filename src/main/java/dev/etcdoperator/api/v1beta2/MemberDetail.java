@@ -1,17 +1,33 @@
 package dev.etcdoperator.api.v1beta2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** What the operator last saw of one member, through the etcd API and its pod. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MemberDetail {
+    @JsonPropertyDescription("Member name, the same as its pod's.")
     private String name;
+
+    @JsonPropertyDescription("etcd member ID (hex).")
     private String id;
+
+    @JsonPropertyDescription("URL other members reach it on (port 2380).")
     private String peerURL;
+
+    @JsonPropertyDescription("URL clients reach it on (port 2379).")
     private String clientURL;
+
+    @JsonPropertyDescription("Whether it answered a health check.")
     private Boolean healthy;
+
+    @JsonPropertyDescription("Whether it is the Raft leader.")
     private Boolean leader;
+
+    @JsonPropertyDescription("Whether it is a learner (non-voting, catching up).")
     private Boolean learner;
+
+    @JsonPropertyDescription("etcd version it runs.")
     private String version;
 
     public String getName() {

@@ -4,11 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** Member names (pod names), split by readiness, as the original reported them. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MembersStatus {
+    @JsonPropertyDescription("Members whose pods are ready.")
     private List<String> ready = new ArrayList<>();
+
+    @JsonPropertyDescription("Members whose pods are not ready.")
     private List<String> unready = new ArrayList<>();
 
     public List<String> getReady() {

@@ -28,15 +28,19 @@ public class PodPolicy {
     private Map<String, @Pattern(InputRules.LABEL_VALUE) @Size(max = InputRules.LABEL_VALUE_MAX_LENGTH) String> labels;
 
     @Size(max = InputRules.MAX_ENTRIES)
+    @JsonPropertyDescription("Node labels a member pod's node must have (at most 64).")
     private Map<String, @Pattern(InputRules.LABEL_VALUE) @Size(max = InputRules.LABEL_VALUE_MAX_LENGTH) String> nodeSelector;
 
+    @JsonPropertyDescription("Scheduling affinity of the member pods (Kubernetes Affinity).")
     private Affinity affinity;
 
     @JsonPropertyDescription("Deprecated: a required pod anti-affinity on kubernetes.io/hostname between members.")
     private Boolean antiAffinity;
 
+    @JsonPropertyDescription("CPU and memory requests and limits of the etcd container.")
     private ResourceRequirements resources;
 
+    @JsonPropertyDescription("Taints the member pods tolerate.")
     private List<Toleration> tolerations;
 
     @Size(max = InputRules.MAX_ENTRIES)
@@ -51,6 +55,7 @@ public class PodPolicy {
     private String persistentVolumeClaimRetention;
 
     @Size(max = InputRules.MAX_ENTRIES)
+    @JsonPropertyDescription("Annotations added to every member pod (at most 64, 256 KiB in all).")
     private Map<String, String> annotations;
 
     @Pattern(InputRules.IMAGE)
@@ -58,6 +63,7 @@ public class PodPolicy {
     @JsonPropertyDescription("Image of the init containers (repository, optional tag, optional sha256 digest). Default busybox:1.36.")
     private String busyboxImage;
 
+    @JsonPropertyDescription("Pod-level security context of the member pods.")
     private PodSecurityContext securityContext;
 
     @Min(0)

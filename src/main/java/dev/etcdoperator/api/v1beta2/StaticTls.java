@@ -11,6 +11,7 @@ import io.fabric8.generator.annotation.ValidationRule;
         message = "operatorSecret requires member.serverSecret")
 public class StaticTls {
 
+    @JsonPropertyDescription("Secrets of the members' peer and server certificates.")
     private MemberSecret member;
 
     @Pattern(ResourceName.PATTERN)

@@ -1,12 +1,14 @@
 package dev.etcdoperator.api.v1beta2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class TlsPolicy {
 
     @JsonProperty("static")
+    @JsonPropertyDescription("TLS from Secrets made beforehand.")
     private StaticTls staticTls;
 
     @JsonProperty("static")

@@ -6,19 +6,25 @@ import java.time.format.DateTimeParseException;
 
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.core.status.Conditions;
+import dev.etcdoperator.core.status.Readiness;
 
 /**
  * Writes the outcome of one attempt onto an {@link EtcdBackupStatus}, and reads back what the status remembers:
  * the schedule ({@link BackupSchedule.History}) and the last backup ({@link BackupPlanner.LastBackup}). Pure.
+ *
+ * <p>{@code Ready} follows the last attempt: True after a backup was taken, False after a failure (with its reason)
+ * until the next backup is taken.
  */
 public final class BackupStatusBuilder {
     public static final String CONDITION = "BackupSucceeded";
     public static final String REASON_TAKEN = "BackupTaken";
 
     private final Conditions conditions;
+    private final Readiness readiness;
 
     public BackupStatusBuilder(Conditions conditions) {
         this.conditions = conditions;
+        this.readiness = new Readiness(conditions);
     }
 
     /** Records a successful backup; returns the message for the Event and the log. */
@@ -37,6 +43,7 @@ public final class BackupStatusBuilder {
         status.setBackupSha256(taken.sha256());
         String message = taken.describe();
         conditions.put(status, CONDITION, Conditions.TRUE, REASON_TAKEN, message, generation);
+        readiness.ready(status, REASON_TAKEN, message, generation);
         return message;
     }
 
@@ -55,6 +62,7 @@ public final class BackupStatusBuilder {
         status.setConsecutiveFailures(failures);
         String message = failure.getMessage() + "; next attempt at " + format(retry);
         conditions.put(status, CONDITION, Conditions.FALSE, failure.reason(), message, generation);
+        readiness.notReady(status, failure.reason(), message, generation);
         return message;
     }
 

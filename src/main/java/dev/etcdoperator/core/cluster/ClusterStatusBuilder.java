@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
@@ -26,6 +28,7 @@ import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
 import dev.etcdoperator.core.cluster.Step.Wait;
 import dev.etcdoperator.core.status.Conditions;
+import dev.etcdoperator.core.status.Readiness;
 
 /**
  * Writes what one reconcile observed and decided onto an {@link EtcdClusterStatus}: phase, the original's four
@@ -40,6 +43,10 @@ import dev.etcdoperator.core.status.Conditions;
  * reconciler's to set: it does not plan then.
  *
  * <p>{@code seedMember} is recorded when the planner chooses the seed ({@link RecordSeed}), before its pod exists.
+ *
+ * <p>The summary condition {@code Ready} is True when the cluster is {@code Running} and {@code Available} with
+ * {@code spec.size} ready members at the version asked for, and nothing is scaling, upgrading or recovering; else
+ * False with the reason and message of the first condition in the way.
  */
 public final class ClusterStatusBuilder {
     public static final String PHASE_CREATING = "Creating";
@@ -56,8 +63,15 @@ public final class ClusterStatusBuilder {
     public static final String REASON_PAUSED = "ControlPaused";
     /** A pod has been terminating for longer than {@link ClusterPlanner#STUCK_AFTER}: a person should look. */
     public static final String REASON_POD_STUCK = "PodStuckTerminating";
+    public static final String REASON_READY = "ClusterReady";
+
+    private static final String READY_TYPE = Readiness.CONDITION;
+    /** Reasons of a False Recovering, Scaling or Upgrading condition that leave nothing to do. */
+    private static final Set<String> SETTLED = Set.of("NoFailedMembers", "SizeReached",
+            "VersionReached", REASON_PAUSED);
 
     private final Conditions conditions;
+    private final Readiness readiness;
     private final VersionPolicy versions;
 
     public ClusterStatusBuilder(Clock clock) {
@@ -66,6 +80,7 @@ public final class ClusterStatusBuilder {
 
     public ClusterStatusBuilder(Conditions conditions, VersionPolicy versions) {
         this.conditions = Objects.requireNonNull(conditions, "conditions");
+        this.readiness = new Readiness(conditions);
         this.versions = Objects.requireNonNull(versions, "versions");
     }
 
@@ -81,6 +96,7 @@ public final class ClusterStatusBuilder {
         names.setUnready(new ArrayList<>(live.stream().filter(p -> !p.ready()).map(MemberPod::name).toList()));
         status.setMembers(names);
         status.setReadyMembers(names.getReady().size());
+        status.setReady(names.getReady().size() + "/" + o.desiredSize());
         status.setSize(seats.isEmpty() ? live.size() : seats.size());
         status.setMemberDetails(seats.isEmpty() ? podDetails(o, live) : memberDetails(o, seats));
         status.setServiceName(naming.clientServiceName());
@@ -106,8 +122,33 @@ public final class ClusterStatusBuilder {
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
+        Condition ready = ready(status, o.desiredSize());
+        readiness.set(status, Conditions.TRUE.equals(ready.getStatus()), ready.getReason(), ready.getMessage(),
+                generation);
         status.setObservedGeneration(generation);
         return status;
+    }
+
+    /** What the conditions just set say about the whole cluster. */
+    private static Condition ready(EtcdClusterStatus status, int desiredSize) {
+        Condition available = Conditions.find(status.getConditions(), AVAILABLE).orElseThrow();
+        if (!Conditions.TRUE.equals(available.getStatus())) {
+            return available;
+        }
+        for (String type : List.of(RECOVERING, SCALING, UPGRADING)) {
+            Condition c = Conditions.find(status.getConditions(), type).orElseThrow();
+            if (Conditions.TRUE.equals(c.getStatus()) || !SETTLED.contains(c.getReason())) {
+                return condition(READY_TYPE, false, c.getReason(), c.getMessage());
+            }
+        }
+        int ready = status.getReadyMembers();
+        if (ready < desiredSize || !PHASE_RUNNING.equals(status.getPhase())) {
+            return condition(READY_TYPE, false, "MembersNotReady", ready + " of " + desiredSize
+                    + " members are ready.");
+        }
+        return condition(READY_TYPE, true, REASON_READY, ready + " of " + desiredSize + " members are ready and "
+                + available.getMessage().substring(0, 1).toLowerCase(Locale.ROOT)
+                + available.getMessage().substring(1));
     }
 
     private void set(EtcdClusterStatus status, Condition wanted, Long generation) {

@@ -6,7 +6,10 @@ import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.ConditionedStatus;
 import dev.etcdoperator.core.validation.Validation;
 
-/** Records the outcome of a spec check as the {@code Valid} condition of a status. */
+/**
+ * Records the outcome of a spec check as the {@code Valid} condition of a status; an invalid spec also makes the
+ * resource not {@link Readiness Ready}.
+ */
 public final class SpecValidity {
     public static final String CONDITION = "Valid";
     public static final String REASON_INVALID = "InvalidSpec";
@@ -29,6 +32,9 @@ public final class SpecValidity {
                 : new Condition(CONDITION, Conditions.FALSE, REASON_INVALID,
                         "The operator changes nothing until the spec is fixed: " + validation.message());
         status.setConditions(conditions.set(status.getConditions(), wanted, generation));
+        if (!validation.valid()) {
+            new Readiness(conditions).notReady(status, REASON_INVALID, wanted.getMessage(), generation);
+        }
         status.setObservedGeneration(generation);
         return !validation.valid()
                 && (before == null || !Objects.equals(before.getStatus(), Conditions.FALSE)

@@ -305,6 +305,30 @@ class ClusterStatusBuilderTest {
         s.getConditions().add(new Condition("Valid", "True", "SpecAccepted", "The spec is valid."));
         report(s, running(1, V));
         assertThat(s.getConditions()).extracting(Condition::getType)
-                .containsExactly("Valid", "Available", "Recovering", "Scaling", "Upgrading");
+                .containsExactly("Valid", "Available", "Recovering", "Scaling", "Upgrading", "Ready");
+    }
+
+    @Test
+    void readyWhenRunningAvailableAtSizeAndVersionWithNothingUnderWay() {
+        EtcdClusterStatus fresh = report(fresh(3, V));
+        assertCondition(fresh, "Ready", "False", "NoMembers");
+        assertThat(fresh.getReady()).isEqualTo("0/3");
+
+        EtcdClusterStatus s = report(running(3, V));
+        assertCondition(s, "Ready", "True", "ClusterReady", "3 of 3 members are ready", "the leader is demo-a");
+        assertThat(s.getReady()).isEqualTo("3/3");
+        String since = condition(s, "Ready").getLastTransitionTime();
+        at(T0.plusSeconds(30)).apply(s, running(3, V).observe(), planner.plan(running(3, V).observe()), 2L);
+        assertThat(condition(s, "Ready").getLastTransitionTime()).as("unchanged while it stays ready").isEqualTo(since);
+
+        report(s, running(3, V).size(5));
+        assertCondition(s, "Ready", "False", "AddingMember", "spec.size asks for 5");
+        assertThat(s.getReady()).isEqualTo("3/5");
+
+        assertCondition(report(running(3, V).dead("demo-b").dead("demo-c")), "Ready", "False", "QuorumLost");
+        assertCondition(report(running(3, "3.4.23").version(V)), "Ready", "False", "UpgradingMember");
+        assertCondition(report(running(3, V).version("3.4.23")), "Ready", "False", "Downgrade");
+        assertCondition(report(running(3, V).dead("demo-c")), "Ready", "False", "ReplacingDeadMember");
+        assertCondition(report(running(3, V).paused()), "Ready", "True", "ClusterReady");
     }
 }

@@ -69,6 +69,8 @@ class ConditionsTest {
         assertThat(validity.record(status, bad, 1L)).isFalse();
         assertThat(Conditions.has(status.getConditions(), "Valid", "False", "InvalidSpec")).isTrue();
         assertThat(status.getConditions().get(0).getMessage()).contains("spec.size: must be between 1 and 7, got 0");
+        assertThat(Conditions.has(status.getConditions(), "Ready", "False", "InvalidSpec"))
+                .as("an invalid spec is not ready").isTrue();
 
         Validation other = new Validation(List.of(new FieldError("spec.version", "bad")));
         assertThat(validity.record(status, other, 2L)).isTrue();
