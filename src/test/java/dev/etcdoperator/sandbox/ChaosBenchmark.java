@@ -16,6 +16,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -96,8 +99,8 @@ class ChaosBenchmark {
                     .create();
 
             Random random = new Random(SEED);
-            try (ContinuousWriter writer = new ContinuousWriter("chaos-", lastKnown(() ->
-                    clusters.endpointList(CLUSTER)))) {
+            try (KnownEndpoints endpoints = new KnownEndpoints(() -> clusters.endpointList(CLUSTER));
+                    ContinuousWriter writer = new ContinuousWriter("chaos-", endpoints)) {
                 await().atMost(RECOVER).until(() -> writer.acknowledgedCount() > 20);
                 for (int i = 1; i <= FAULTS; i++) {
                     Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
@@ -211,20 +214,40 @@ class ChaosBenchmark {
         return n == null ? 0 : n;
     }
 
-    /** The endpoints as last known: while the API server is down, the writer keeps writing to the members. */
-    private static Supplier<List<String>> lastKnown(Supplier<List<String>> endpoints) {
-        AtomicReference<List<String>> last = new AtomicReference<>(List.of());
-        return () -> {
-            try {
-                List<String> now = endpoints.get();
-                if (!now.isEmpty()) {
-                    last.set(now);
+    /**
+     * The members' endpoints as last read from the API, refreshed in the background: the writer never waits for the
+     * API server, so a restart of it does not show as a write stall of its own making.
+     */
+    static final class KnownEndpoints implements Supplier<List<String>>, AutoCloseable {
+        private final AtomicReference<List<String>> last = new AtomicReference<>(List.of());
+        private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "chaos-endpoints");
+            t.setDaemon(true);
+            return t;
+        });
+
+        KnownEndpoints(Supplier<List<String>> endpoints) {
+            refresher.scheduleWithFixedDelay(() -> {
+                try {
+                    List<String> now = endpoints.get();
+                    if (!now.isEmpty()) {
+                        last.set(now);
+                    }
+                } catch (RuntimeException e) {
+                    // the API server is away; the members are not
                 }
-            } catch (RuntimeException e) {
-                // the API server is away
-            }
+            }, 0, 200, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public List<String> get() {
             return last.get();
-        };
+        }
+
+        @Override
+        public void close() {
+            refresher.shutdownNow();
+        }
     }
 
     /** etcd's own stall: three members by hand, the leader killed with SIGKILL, started again on its data. */
