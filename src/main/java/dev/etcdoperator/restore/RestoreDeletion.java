@@ -3,14 +3,23 @@ package dev.etcdoperator.restore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.etcdoperator.support.DeletedResourceListener;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jboss.logging.Logger;
 
-/** A deleted EtcdRestore's metrics are removed. */
+/**
+ * A deleted EtcdRestore's metrics are removed, and so is its mark on a template cluster (its Secret goes with it by
+ * its owner reference). A mark left by a restore deleted while the operator was down holds nothing either (see
+ * {@link TemplateLock}).
+ */
 @ApplicationScoped
 public class RestoreDeletion implements DeletedResourceListener {
+    private static final Logger LOG = Logger.getLogger(RestoreDeletion.class);
     private final RestoreMetrics metrics;
+    private final TemplateLock lock;
 
-    public RestoreDeletion(RestoreMetrics metrics) {
+    public RestoreDeletion(RestoreMetrics metrics, KubernetesClient client) {
         this.metrics = metrics;
+        this.lock = new TemplateLock(client);
     }
 
     @Override
@@ -21,5 +30,11 @@ public class RestoreDeletion implements DeletedResourceListener {
     @Override
     public void deleted(String namespace, String name) {
         metrics.forget(namespace, name);
+        try {
+            lock.releaseAll(namespace, name);
+        } catch (RuntimeException e) {
+            LOG.warnf("EtcdRestore %s/%s was deleted; removing its mark from the template cluster failed (the mark"
+                    + " holds nothing without its EtcdRestore): %s", namespace, name, e.getMessage());
+        }
     }
 }

@@ -399,6 +399,17 @@ class BackupRunnerTest {
         }
 
         @Override
+        public Optional<dev.etcdoperator.storage.ObjectVersion> head(S3Location location, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public String presignedGet(S3Location location, dev.etcdoperator.storage.ObjectVersion object,
+                Duration validFor) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void close() {
         }
     }
