@@ -63,7 +63,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         this.metrics = metrics;
         this.statusBuilder = new BackupStatusBuilder(conditions);
         this.runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
-                SnapshotReader.etcd(), storage, clock);
+                SnapshotReader.etcd(), storage, clock, new RestoresInProgress(client));
     }
 
     @Override
