@@ -284,6 +284,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         String message = failure.getMessage() + "; the restore tries again in " + backoff.toSeconds() + " s"
                 + (untouched ? " (nothing was changed yet)" : ". " + FailureReport.clusterGone(name,
                         restore.getMetadata().getName()));
+        status.setReason(failure.reason() + ": " + message);
         setCondition(restore, CONDITION_OF.get(phase), Conditions.FALSE, failure.reason(), message);
         events.warning(restore, failure.reason(), message);
         return change.control(restore).rescheduleAfter(backoff);

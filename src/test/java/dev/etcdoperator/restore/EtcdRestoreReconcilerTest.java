@@ -120,6 +120,7 @@ class EtcdRestoreReconcilerTest {
         client.secrets().inNamespace(NS).withName("aws").delete();
         reconcile(restore);
         assertThat(restore.getStatus().getPhase()).isEqualTo("Deleting");
+        assertThat(restore.getStatus().getReason()).startsWith(BackupFailure.AWS_SECRET_NOT_FOUND + ": ");
         assertThat(Conditions.find(restore.getStatus().getConditions(), "Deleting")).hasValueSatisfying(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo(BackupFailure.AWS_SECRET_NOT_FOUND);
