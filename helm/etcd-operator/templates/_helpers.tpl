@@ -79,7 +79,7 @@ HelmChartTest holds the same table and fails on any difference.
   verbs: ["get", "list", "create", "delete"]
 - apiGroups: [""]
   resources: ["secrets"]
-  verbs: ["get", "create", "update"]
+  verbs: ["get", "create", "update", "delete"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

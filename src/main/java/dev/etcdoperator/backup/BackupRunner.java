@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupMetadata;
@@ -33,12 +34,15 @@ final class BackupRunner {
     private final SnapshotReader snapshots;
     private final BackupStorage storage;
     private final Clock clock;
+    private final BackupsInUse inUse;
 
-    BackupRunner(SnapshotSources sources, SnapshotReader snapshots, BackupStorage storage, Clock clock) {
+    BackupRunner(SnapshotSources sources, SnapshotReader snapshots, BackupStorage storage, Clock clock,
+            BackupsInUse inUse) {
         this.sources = sources;
         this.snapshots = snapshots;
         this.storage = storage;
         this.clock = clock;
+        this.inUse = inUse;
     }
 
     /**
@@ -80,12 +84,14 @@ final class BackupRunner {
                     List<StoredBackup> now = new ArrayList<>(stored);
                     now.removeIf(b -> b.key().equals(target.key()));
                     now.add(new StoredBackup(target.key(), request.owner(), source.revision(), source.clusterIdHex()));
-                    for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(), maxBackups)) {
+                    Set<String> used = restoresUsing(location.bucket(), request.owner());
+                    for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
+                            maxBackups, used)) {
                         inTime(deadline, timeout, "applying retention");
                         store.delete(location.withKey(old.key()), deadline);
                         deleted.add(location.bucket() + "/" + old.key());
                     }
-                } catch (BackupFailure e) {
+                } catch (BackupFailure | RestoresUnknown e) {
                     retentionProblem = e.getMessage();
                 }
             }
@@ -119,6 +125,22 @@ final class BackupRunner {
         } catch (IOException e) {
             throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "closing the snapshot stream failed: "
                     + e.getMessage(), true, e);
+        }
+    }
+
+    /** What restores are using now; when that cannot be told, retention deletes nothing this time. */
+    private Set<String> restoresUsing(String bucket, String owner) {
+        try {
+            return inUse.keys(bucket, owner.substring(0, Math.max(0, owner.indexOf('/'))));
+        } catch (RuntimeException e) {
+            throw new RestoresUnknown("retention deleted nothing: the EtcdRestores that may be using these backups"
+                    + " could not be listed (" + e.getMessage() + ")");
+        }
+    }
+
+    private static final class RestoresUnknown extends RuntimeException {
+        RestoresUnknown(String message) {
+            super(message);
         }
     }
 

@@ -93,7 +93,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private static BackupTaker taker(KubernetesClient client, BackupStorage storage, Clock clock) {
         BackupRequests requests = new BackupRequests(client);
         BackupRunner runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()),
-                clock), SnapshotReader.etcd(), storage, clock);
+                clock), SnapshotReader.etcd(), storage, clock, new RestoresInProgress(client));
         return (backup, interval) -> {
             BackupPolicy policy = backup.getSpec().getBackupPolicy();
             int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();

@@ -84,9 +84,14 @@ final class RestoreSeed {
                 .withName("fetch-snapshot")
                 .withImage(busybox)
                 .withEnv(fromSecret("SNAPSHOT_URL", secret, RestoreAnnotations.URL_KEY),
-                        fromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY))
-                .withCommand("/bin/sh", "-c", "rm -f " + SNAPSHOT_FILE + " && wget -q -O " + SNAPSHOT_FILE
-                        + " \"$SNAPSHOT_URL\" && echo \"$SNAPSHOT_SHA256  " + SNAPSHOT_FILE + "\" | sha256sum -c -")
+                        fromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),
+                        optionalFromSecret("SNAPSHOT_ETAG", secret, RestoreAnnotations.ETAG_KEY))
+                // the URL is signed for the If-Match header: the store answers 412 if the object is no longer the
+                // one the restore verified
+                .withCommand("/bin/sh", "-c", "rm -f " + SNAPSHOT_FILE + " && if [ -n \"$SNAPSHOT_ETAG\" ]; then"
+                        + " wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O " + SNAPSHOT_FILE + " \"$SNAPSHOT_URL\";"
+                        + " else wget -q -O " + SNAPSHOT_FILE + " \"$SNAPSHOT_URL\"; fi && echo \"$SNAPSHOT_SHA256  "
+                        + SNAPSHOT_FILE + "\" | sha256sum -c -")
                 .withVolumeMounts(data)
                 .build();
         // etcdctl restores snapshots up to 3.5 (deprecated there); from 3.6 only etcdutl does
@@ -112,6 +117,11 @@ final class RestoreSeed {
                 .withVolumeMounts(data)
                 .build();
         return List.of(fetch, restore, cleanUp);
+    }
+
+    private static EnvVar optionalFromSecret(String name, String secret, String key) {
+        return new EnvVarBuilder().withName(name).withNewValueFrom().withNewSecretKeyRef()
+                .withName(secret).withKey(key).withOptional(true).endSecretKeyRef().endValueFrom().build();
     }
 
     private static EnvVar fromSecret(String name, String secret, String key) {

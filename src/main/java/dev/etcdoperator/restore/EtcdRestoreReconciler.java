@@ -6,26 +6,33 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupSchedule;
+import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.restore.ClusterSeen;
+import dev.etcdoperator.core.restore.FailureReport;
 import dev.etcdoperator.core.restore.RestoreAction;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.restore.RestoreStatusBuilder;
+import dev.etcdoperator.core.restore.SnapshotUrl;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.RestoreSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
+import dev.etcdoperator.storage.BackupStorage;
+import dev.etcdoperator.storage.ObjectVersion;
+import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import dev.etcdoperator.support.WorkerPool;
@@ -58,6 +65,12 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     /** Preflight failures that may pass by themselves; any other failure ends the restore. */
     private static final Set<String> TRANSIENT = Set.of(BackupFailure.S3_UNREACHABLE, BackupFailure.UPLOAD_FAILED,
             BackupFailure.TIMEOUT);
+    /** After the preflight, a failure of the credentials is retried too: a person can fix them, and must not lose the restore. */
+    private static final Set<String> RETRIED_AFTER_PREFLIGHT = Set.of(BackupFailure.S3_UNREACHABLE,
+            BackupFailure.UPLOAD_FAILED, BackupFailure.TIMEOUT, BackupFailure.AWS_SECRET_NOT_FOUND,
+            BackupFailure.AWS_SECRET_INVALID, BackupFailure.S3_ACCESS_DENIED);
+    static final String REASON_BACKUP_CHANGED = "BackupChanged";
+    private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
     private static final Map<RestorePhase, String> CONDITION_OF = Map.of(RestorePhase.Preflight, "Preflight",
             RestorePhase.Deleting, "Deleting", RestorePhase.Restoring, "Restoring", RestorePhase.Growing, "Growing",
             RestorePhase.Done, "Done");
@@ -70,21 +83,29 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     private final RestoreObserver observer;
     private final RestorePreflight preflight;
     private final RestoreActions actions;
+    private final SnapshotSecrets secrets;
+    private final TemplateLock lock;
+    private final BackupStorage storage;
+    private final KubernetesClient client;
     private final RestoreMetrics metrics;
     private final WorkerPool workers;
     private final SimpleInboundEventSource<EtcdRestore> wakeUps = new SimpleInboundEventSource<>("preflight-workers");
     private final RestoreStatusBuilder statusBuilder;
 
     public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
-            KubernetesClient client, RestoreMetrics metrics, WorkerPool workers) {
+            KubernetesClient client, RestoreMetrics metrics, BackupStorage storage, WorkerPool workers) {
         this.workers = workers;
         this.validity = validity;
         this.events = events;
         this.conditions = conditions;
         this.clock = clock;
+        this.client = client;
+        this.storage = storage;
         this.observer = new RestoreObserver(client);
-        this.preflight = new RestorePreflight(client, observer);
+        this.lock = new TemplateLock(client);
+        this.preflight = new RestorePreflight(client, observer, storage, lock);
         this.actions = new RestoreActions(client);
+        this.secrets = new SnapshotSecrets(client);
         this.metrics = metrics;
         this.statusBuilder = new RestoreStatusBuilder(conditions);
     }
@@ -105,6 +126,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         RestorePhase phase = phase(status);
         if (phase == RestorePhase.Done || phase == RestorePhase.Failed) {
             workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
+            finish(restore);
             return change.control(restore);
         }
         if (phase == null || phase == RestorePhase.Preflight) {
@@ -120,14 +142,23 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             }
         }
         String namespace = restore.getMetadata().getNamespace();
-        String clusterName = restore.getSpec().getEtcdCluster().getName();
+        String clusterName = spec(restore).getEtcdCluster().getName();
         ClusterSeen seen = observer.see(namespace, clusterName);
         RestoreAction action = RestorePlanner.next(restore.getMetadata().getName(), phase, status.getTemplateUid(),
                 status.getRestoredClusterUid(), seen);
+        boolean untouched = FailureReport.templateUntouched(phase, status.getTemplateUid(), seen);
         try {
-            return act(restore, change, phase, action);
+            if (phase == RestorePhase.Restoring && action instanceof RestoreAction.Wait) {
+                keepUrlFresh(restore);
+            }
+            return act(restore, change, phase, action, untouched);
         } catch (BackupFailure e) {
-            return preflightFailed(restore, change, e);
+            if (phase == null || phase == RestorePhase.Preflight) {
+                return preflightFailed(restore, change, e);
+            }
+            return storeFailed(restore, change, phase, e, untouched);
+        } catch (SnapshotSecrets.Taken e) {
+            return fail(restore, change, phase, SnapshotSecrets.REASON_TAKEN, e.getMessage(), untouched);
         } catch (RuntimeException e) {
             LOG.warnf(e, "EtcdRestore %s/%s: %s failed; trying again", namespace, restore.getMetadata().getName(),
                     action.getClass().getSimpleName());
@@ -137,7 +168,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     }
 
     private UpdateControl<EtcdRestore> act(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,
-            RestoreAction action) {
+            RestoreAction action, boolean untouched) {
         EtcdRestoreStatus status = restore.getStatus();
         if (action instanceof RestoreAction.RunPreflight) {
             Optional<RestorePreflight.Passed> ran = preflight(restore);
@@ -145,7 +176,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 return change.control(restore).rescheduleAfter(WHILE_WORKING);
             }
             RestorePreflight.Passed passed = ran.get();
+            EtcdRestoreSpec verifying = Serialization.clone(restore.getSpec());
             status.setPhase(RestorePhase.Deleting.name());
+            status.setVerifiedSpec(verifying);
+            status.setBackupETag(passed.backup().object() == null ? null : passed.backup().object().etag());
+            status.setBackupVersionId(passed.backup().object() == null ? null : passed.backup().object().versionId());
             status.setTemplateUid(passed.template().getMetadata().getUid());
             status.setClusterSpec(SavedClusterSpec.of(passed.template().getSpec()));
             status.setClusterLabels(passed.template().getMetadata().getLabels());
@@ -166,22 +201,31 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return change.control(restore).rescheduleAfter(Duration.ZERO);
         }
         if (action instanceof RestoreAction.DeleteTemplate) {
-            actions.deleteTemplate(restore);
-            events.normal(restore, "TemplateDeleted", "Deleted EtcdCluster " + restore.getSpec().getEtcdCluster().getName()
-                    + " (uid " + status.getTemplateUid() + ") to restore it from the backup.");
+            Optional<String> changed = prepareSnapshot(restore);
+            if (changed.isPresent()) {
+                return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
+            }
+            String name = spec(restore).getEtcdCluster().getName();
+            if (actions.deleteTemplate(restore.getMetadata().getNamespace(), name, status.getTemplateUid())) {
+                events.normal(restore, "TemplateDeleted", "Deleted EtcdCluster " + name + " (uid "
+                        + status.getTemplateUid() + ") to restore it from the backup.");
+            }
             progress(restore, RestorePhase.Deleting, "waiting for the template cluster and its pods to go");
             return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
         if (action instanceof RestoreAction.CreateCluster) {
+            Optional<String> changed = prepareSnapshot(restore);
+            if (changed.isPresent()) {
+                return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
+            }
             EtcdCluster created;
             try {
-                created = actions.createCluster(restore);
+                created = actions.createCluster(restore, spec(restore).getEtcdCluster().getName());
             } catch (IllegalStateException e) {
                 return fail(restore, change, RestorePhase.Deleting, RestorePlanner.REASON_CLUSTER_REPLACED,
-                        e.getMessage() + "; it was left alone and gets no snapshot");
+                        e.getMessage() + "; it was left alone and gets no snapshot", false);
             }
             status.setRestoredClusterUid(created.getMetadata().getUid());
-            status.setSnapshotSecret(RestoreActions.snapshotSecret(restore));
             setCondition(restore, "Deleting", Conditions.TRUE, "TemplateDeleted", "the template cluster is gone");
             status.setPhase(RestorePhase.Restoring.name());
             progress(restore, RestorePhase.Restoring, "the seed member fetches and restores the snapshot");
@@ -193,7 +237,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return advance(restore, change, phase, advance);
         }
         if (action instanceof RestoreAction.Fail fail) {
-            return fail(restore, change, phase == null ? RestorePhase.Preflight : phase, fail.reason(), fail.message());
+            return fail(restore, change, phase == null ? RestorePhase.Preflight : phase, fail.reason(), fail.message(),
+                    untouched);
         }
         if (action instanceof RestoreAction.Wait wait) {
             progress(restore, phase, wait.message());
@@ -243,11 +288,12 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             status.setSucceeded(true);
             status.setReason(null);
             setCondition(restore, "Done", Conditions.TRUE, "Restored", advance.message());
-            events.normal(restore, "Restored", "Restored EtcdCluster " + restore.getSpec().getEtcdCluster().getName()
-                    + " from " + restore.getSpec().getS3().getPath() + (status.getRestoredRevision() == null ? ""
+            events.normal(restore, "Restored", "Restored EtcdCluster " + spec(restore).getEtcdCluster().getName()
+                    + " from " + spec(restore).getS3().getPath() + (status.getRestoredRevision() == null ? ""
                     : " (revision " + status.getRestoredRevision() + ")") + ": " + advance.message() + ".");
             metrics.finished(restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
-                    restore.getSpec().getEtcdCluster().getName(), true);
+                    spec(restore).getEtcdCluster().getName(), true);
+            finish(restore);
             return change.control(restore);
         }
         progress(restore, advance.to(), advance.message());
@@ -258,8 +304,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             BackupFailure failure) {
         EtcdRestoreStatus status = restore.getStatus();
         if (!TRANSIENT.contains(failure.reason())) {
-            return fail(restore, change, RestorePhase.Preflight, failure.reason(), failure.getMessage()
-                    + "; nothing was changed");
+            return fail(restore, change, RestorePhase.Preflight, failure.reason(), failure.getMessage(), true);
         }
         int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
         status.setConsecutiveFailures(failures);
@@ -274,18 +319,117 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         return change.control(restore).rescheduleAfter(backoff);
     }
 
-    private UpdateControl<EtcdRestore> fail(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,
-            String reason, String message) {
+    /**
+     * A store or its credentials failed after the preflight passed. What may pass by itself, or by a person's fix
+     * (the AWS Secret deleted or changed meanwhile), is tried again with backoff: the template may already be gone,
+     * and the backup is then the only copy of the data. A backup that is gone ends the restore.
+     */
+    private UpdateControl<EtcdRestore> storeFailed(EtcdRestore restore, StatusChange<EtcdRestore> change,
+            RestorePhase phase, BackupFailure failure, boolean untouched) {
+        if (!RETRIED_AFTER_PREFLIGHT.contains(failure.reason())) {
+            return fail(restore, change, phase, failure.reason(), failure.getMessage(), untouched);
+        }
         EtcdRestoreStatus status = restore.getStatus();
+        int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
+        status.setConsecutiveFailures(failures);
+        status.setLastAttemptDate(now());
+        Duration backoff = BackupSchedule.backoff(failures);
+        String name = spec(restore).getEtcdCluster().getName();
+        String message = failure.getMessage() + "; the restore tries again in " + backoff.toSeconds() + " s"
+                + (untouched ? " (nothing was changed yet)" : ". " + FailureReport.clusterGone(name,
+                        restore.getMetadata().getName()));
+        status.setReason(failure.reason() + ": " + message);
+        setCondition(restore, CONDITION_OF.get(phase), Conditions.FALSE, failure.reason(), message);
+        events.warning(restore, failure.reason(), message);
+        return change.control(restore).rescheduleAfter(backoff);
+    }
+
+    /**
+     * Before the template is deleted, and again before the restored cluster is created: the object at the backup's
+     * path must still be the one the preflight verified (same ETag, same version), and the Secret gets a freshly
+     * signed URL that downloads only that object.
+     *
+     * @return why the restore cannot go on, when the object changed or is gone
+     */
+    private Optional<String> prepareSnapshot(EtcdRestore restore) {
+        EtcdRestoreStatus status = restore.getStatus();
+        S3Location location = S3Location.parse(spec(restore).getS3().getPath());
+        ObjectVersion verified = status.getBackupETag() == null ? null
+                : new ObjectVersion(status.getBackupETag(), status.getBackupVersionId());
+        try (BackupStorage.Store store = storage.open(S3Credentials.settings(client,
+                restore.getMetadata().getNamespace(), spec(restore).getS3()))) {
+            Optional<ObjectVersion> now = store.head(location, clock.instant().plus(STORE_CALL_TIME));
+            if (now.isEmpty()) {
+                return Optional.of("the backup " + location + " was deleted after the preflight verified it");
+            }
+            if (verified != null && !verified.sameAs(now.get())) {
+                return Optional.of("the backup " + location + " was replaced after the preflight verified it (verified "
+                        + verified + ", now " + now.get() + ")");
+            }
+            putUrl(restore, store, location, verified);
+        }
+        status.setConsecutiveFailures(0);
+        return Optional.empty();
+    }
+
+    /** While the seed member may still have to download the backup, the URL in the Secret never runs out. */
+    private void keepUrlFresh(EtcdRestore restore) {
+        String expires = restore.getStatus().getSnapshotUrlExpires();
+        if (!SnapshotUrl.needsSigning(expires == null ? null : Instant.parse(expires), clock.instant())) {
+            return;
+        }
+        S3Location location = S3Location.parse(spec(restore).getS3().getPath());
+        ObjectVersion verified = restore.getStatus().getBackupETag() == null ? null
+                : new ObjectVersion(restore.getStatus().getBackupETag(), restore.getStatus().getBackupVersionId());
+        try (BackupStorage.Store store = storage.open(S3Credentials.settings(client,
+                restore.getMetadata().getNamespace(), spec(restore).getS3()))) {
+            putUrl(restore, store, location, verified);
+        }
+    }
+
+    private void putUrl(EtcdRestore restore, BackupStorage.Store store, S3Location location, ObjectVersion object) {
+        Instant signedAt = clock.instant();
+        secrets.put(restore, store.presignedGet(location, object, SnapshotUrl.VALIDITY),
+                restore.getStatus().getBackupSha256(), object == null ? null : object.etag());
+        restore.getStatus().setSnapshotSecret(SnapshotSecrets.name(restore));
+        restore.getStatus().setSnapshotUrlExpires(signedAt.plus(SnapshotUrl.VALIDITY).truncatedTo(ChronoUnit.SECONDS)
+                .toString());
+    }
+
+    /** A restore that ended keeps nothing: its Secret is deleted and its mark on the template removed. */
+    private void finish(EtcdRestore restore) {
+        try {
+            secrets.delete(restore);
+            lock.release(restore.getMetadata().getNamespace(), spec(restore).getEtcdCluster().getName(),
+                    restore.getMetadata().getName());
+        } catch (RuntimeException e) {
+            LOG.warnf("EtcdRestore %s/%s ended; cleaning up its Secret and mark failed (tried again at its next"
+                    + " reconcile): %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+                    e.getMessage());
+        }
+    }
+
+    /** The spec the restore acts on: the one its preflight verified, once it passed. */
+    static EtcdRestoreSpec spec(EtcdRestore restore) {
+        EtcdRestoreStatus status = restore.getStatus();
+        return status != null && status.getVerifiedSpec() != null ? status.getVerifiedSpec() : restore.getSpec();
+    }
+
+    private UpdateControl<EtcdRestore> fail(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,
+            String reason, String what, boolean untouched) {
+        EtcdRestoreStatus status = restore.getStatus();
+        String message = FailureReport.message(what, untouched, spec(restore).getEtcdCluster().getName(),
+                restore.getMetadata().getName());
         status.setPhase(RestorePhase.Failed.name());
         status.setSucceeded(false);
         status.setReason(reason + ": " + message);
         setCondition(restore, CONDITION_OF.get(phase), Conditions.FALSE, reason, message);
         events.warning(restore, reason, message);
         metrics.finished(restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
-                restore.getSpec().getEtcdCluster().getName(), false);
+                spec(restore).getEtcdCluster().getName(), false);
         LOG.warnf("EtcdRestore %s/%s failed in phase %s (%s): %s", restore.getMetadata().getNamespace(),
                 restore.getMetadata().getName(), phase, reason, message);
+        finish(restore);
         return change.control(restore);
     }
 

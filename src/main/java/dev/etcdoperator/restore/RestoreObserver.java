@@ -5,9 +5,11 @@ import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.core.restore.ClusterSeen;
+import dev.etcdoperator.core.restore.RestorePhase;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -40,9 +42,24 @@ final class RestoreObserver {
                 .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()));
         int ready = status.getReadyMembers() == null ? 0 : status.getReadyMembers();
         int size = cluster.getSpec() == null || cluster.getSpec().getSize() == null ? 0 : cluster.getSpec().getSize();
+        String lockedBy = annotations.get(RestoreAnnotations.RESTORING);
         return new ClusterSeen(true, cluster.getMetadata().getUid(), annotations.get(RestoreAnnotations.RESTORED_BY),
-                annotations.get(RestoreAnnotations.RESTORING), cluster.getMetadata().getDeletionTimestamp() != null,
+                lockedBy != null && restoreActive(namespace, lockedBy) ? lockedBy : null,
+                cluster.getMetadata().getDeletionTimestamp() != null,
                 pods.size(), healthy, ready, size, available, healthy > 0 ? null : seedFailure(pods));
+    }
+
+    /**
+     * Whether the EtcdRestore of that name exists and has not ended: only such a restore holds a cluster. A mark
+     * left by one that was deleted, or that ended while the operator was down, holds nothing.
+     */
+    boolean restoreActive(String namespace, String restore) {
+        EtcdRestore other = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restore).get();
+        if (other == null || other.getMetadata().getDeletionTimestamp() != null) {
+            return false;
+        }
+        String phase = other.getStatus() == null ? null : other.getStatus().getPhase();
+        return !RestorePhase.Done.name().equals(phase) && !RestorePhase.Failed.name().equals(phase);
     }
 
     /** Why a pod of a cluster without a healthy member failed: an init container or etcd that exited with an error. */

@@ -1,7 +1,5 @@
 package dev.etcdoperator.restore;
 
-import java.util.HashMap;
-import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
@@ -9,17 +7,13 @@ import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterValidation;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
-import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.validation.Validation;
-import dev.etcdoperator.storage.BackupStore;
-import dev.etcdoperator.storage.S3Clients;
+import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.storage.VerifiedBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Everything a restore checks before it changes anything: the template cluster exists, is valid and is not being
@@ -37,9 +31,14 @@ final class RestorePreflight {
 
     private final KubernetesClient client;
     private final RestoreObserver observer;
-    RestorePreflight(KubernetesClient client, RestoreObserver observer) {
+    private final BackupStorage storage;
+    private final TemplateLock lock;
+
+    RestorePreflight(KubernetesClient client, RestoreObserver observer, BackupStorage storage, TemplateLock lock) {
         this.client = client;
         this.observer = observer;
+        this.storage = storage;
+        this.lock = lock;
     }
 
     Passed run(EtcdRestore restore) {
@@ -61,43 +60,19 @@ final class RestorePreflight {
                     + " is paused (spec.paused): set spec.paused to false, then restore", false);
         }
         String restoredBy = annotation(template, RestoreAnnotations.RESTORED_BY);
-        if (restoredBy != null && !restoredBy.equals(restore.getMetadata().getName()) && stillRunning(namespace, restoredBy)) {
+        if (restoredBy != null && !restoredBy.equals(restore.getMetadata().getName())
+                && observer.restoreActive(namespace, restoredBy)) {
             throw new BackupFailure(RestorePlanner.REASON_OTHER_RESTORE, "EtcdRestore " + restoredBy
                     + " is still restoring this cluster", false);
         }
         S3Location location = S3Location.parse(restore.getSpec().getS3().getPath());
         S3Settings settings = S3Credentials.settings(client, namespace, restore.getSpec().getS3());
         VerifiedBackup backup;
-        try (S3Client s3 = S3Clients.create(settings)) {
-            backup = new BackupStore(s3).verify(location);
+        try (BackupStorage.Store store = storage.open(settings)) {
+            backup = store.verify(location);
         }
-        lock(template, restore.getMetadata().getName());
+        lock.take(template, restore.getMetadata().getName());
         return new Passed(template, backup);
-    }
-
-    private boolean stillRunning(String namespace, String restoreName) {
-        EtcdRestore other = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restoreName).get();
-        if (other == null || other.getStatus() == null || other.getStatus().getPhase() == null) {
-            return other != null;
-        }
-        String phase = other.getStatus().getPhase();
-        return !phase.equals(RestorePhase.Done.name()) && !phase.equals(RestorePhase.Failed.name());
-    }
-
-    private void lock(EtcdCluster template, String restore) {
-        Map<String, String> annotations = template.getMetadata().getAnnotations() == null ? new HashMap<>()
-                : new HashMap<>(template.getMetadata().getAnnotations());
-        if (restore.equals(annotations.get(RestoreAnnotations.RESTORING))) {
-            return;
-        }
-        annotations.put(RestoreAnnotations.RESTORING, restore);
-        template.getMetadata().setAnnotations(annotations);
-        try {
-            client.resources(EtcdCluster.class).inNamespace(template.getMetadata().getNamespace()).resource(template).update();
-        } catch (KubernetesClientException e) {
-            throw new IllegalStateException("could not mark EtcdCluster " + template.getMetadata().getName()
-                    + " as being restored (" + e.getCode() + "); it changed meanwhile", e);
-        }
     }
 
     private static String annotation(EtcdCluster cluster, String key) {

@@ -1,6 +1,7 @@
 package dev.etcdoperator.storage;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,16 @@ public interface BackupStorage {
 
         /** Reads the whole object and checks it (restore). */
         VerifiedBackup verify(S3Location location);
+
+        /** Which object is at {@code location} now, or empty when there is none. */
+        Optional<ObjectVersion> head(S3Location location, Instant deadline);
+
+        /**
+         * A URL that lets whoever holds it GET exactly {@code object} (its version id when it has one, and only while
+         * its ETag is unchanged: the GET must send {@code If-Match} with the ETag) until it expires, without
+         * credentials of their own.
+         */
+        String presignedGet(S3Location location, ObjectVersion object, Duration validFor);
 
         @Override
         void close();

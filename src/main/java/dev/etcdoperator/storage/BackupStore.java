@@ -33,16 +33,23 @@ public final class BackupStore implements BackupStorage.Store {
     private static final Duration READ_TIME = Duration.ofMinutes(30);
 
     private final S3Client s3;
+    private final S3Settings settings;
     private final int partSize;
     private final int parallelParts;
 
     /** For reads (restore): uploads use the default part size. */
     public BackupStore(S3Client s3) {
-        this(s3, 8 * 1024 * 1024, 2);
+        this(s3, null, 8 * 1024 * 1024, 2);
     }
 
     public BackupStore(S3Client s3, int partSize, int parallelParts) {
+        this(s3, null, partSize, parallelParts);
+    }
+
+    /** @param settings what the client was built from, for presigned URLs; null when none are needed */
+    public BackupStore(S3Client s3, S3Settings settings, int partSize, int parallelParts) {
         this.s3 = s3;
+        this.settings = settings;
         this.partSize = partSize;
         this.parallelParts = parallelParts;
     }
@@ -109,10 +116,12 @@ public final class BackupStore implements BackupStorage.Store {
     @Override
     public VerifiedBackup verify(S3Location location) {
         Map<String, String> metadata;
+        ObjectVersion object;
         SnapshotDigest digest = new SnapshotDigest();
         try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key())
                 .overrideConfiguration(c -> c.apiCallTimeout(READ_TIME)))) {
             metadata = lowerCaseKeys(in.response().metadata());
+            object = new ObjectVersion(in.response().eTag(), versionId(in.response().versionId()));
             byte[] buffer = new byte[1 << 16];
             int n;
             while ((n = in.read(buffer)) >= 0) {
@@ -135,7 +144,35 @@ public final class BackupStore implements BackupStorage.Store {
                     + digest.etcdHashProblem(), false);
         }
         return new VerifiedBackup(digest.size(), sha256, parseLong(metadata.get(BackupMetadata.REVISION)),
-                metadata.get(BackupMetadata.VERSION));
+                metadata.get(BackupMetadata.VERSION), object);
+    }
+
+    @Override
+    public Optional<ObjectVersion> head(S3Location location, Instant deadline) {
+        try {
+            var head = s3.headObject(b -> b.bucket(location.bucket()).key(location.key())
+                    .overrideConfiguration(within(deadline)));
+            return Optional.of(new ObjectVersion(head.eTag(), versionId(head.versionId())));
+        } catch (RuntimeException e) {
+            BackupFailure f = S3Errors.translate("read " + location, e, deadline, BackupFailure.UPLOAD_FAILED);
+            if (f.reason().equals(BackupFailure.S3_OBJECT_NOT_FOUND)) {
+                return Optional.empty();
+            }
+            throw f;
+        }
+    }
+
+    @Override
+    public String presignedGet(S3Location location, ObjectVersion object, Duration validFor) {
+        if (settings == null) {
+            throw new IllegalStateException("this store was opened without the settings presigned URLs need");
+        }
+        return S3Clients.presignedGet(settings, location, object, validFor);
+    }
+
+    /** A bucket without versioning answers no version id, or {@code null} as text (MinIO). */
+    private static String versionId(String id) {
+        return id == null || id.isBlank() || id.equals("null") ? null : id;
     }
 
     private static Map<String, String> lowerCaseKeys(Map<String, String> metadata) {

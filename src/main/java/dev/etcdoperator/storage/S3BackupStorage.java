@@ -19,6 +19,6 @@ public class S3BackupStorage implements BackupStorage {
 
     @Override
     public Store open(S3Settings settings) {
-        return new BackupStore(S3Clients.create(settings), partSize, parallelParts);
+        return new BackupStore(S3Clients.create(settings), settings, partSize, parallelParts);
     }
 }

@@ -44,8 +44,13 @@ public final class S3Clients {
         return builder.build();
     }
 
-    /** A URL that lets whoever holds it GET the object until it expires, without credentials of their own. */
-    public static String presignedGet(S3Settings settings, S3Location location, Duration validFor) {
+    /**
+     * A URL that lets whoever holds it GET {@code object} until it expires, without credentials of their own: its
+     * version when it has a version id, and only while its ETag is the same (the request must send
+     * {@code If-Match: <etag>}, a signed header).
+     */
+    public static String presignedGet(S3Settings settings, S3Location location, ObjectVersion object,
+            Duration validFor) {
         S3Presigner.Builder builder = S3Presigner.builder()
                 .region(Region.of(settings.region()))
                 .credentialsProvider(credentials(settings))
@@ -55,7 +60,9 @@ public final class S3Clients {
         }
         try (S3Presigner presigner = builder.build()) {
             return presigner.presignGetObject(r -> r.signatureDuration(validFor)
-                    .getObjectRequest(g -> g.bucket(location.bucket()).key(location.key()))).url().toString();
+                    .getObjectRequest(g -> g.bucket(location.bucket()).key(location.key())
+                            .versionId(object == null ? null : object.versionId())
+                            .ifMatch(object == null ? null : object.etag()))).url().toString();
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -57,12 +58,20 @@ class BackupRunnerTest {
     final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
     final FakeEtcd etcd = new FakeEtcd();
     final FakeStore store = new FakeStore();
+    /** Keys that restores are using, by bucket. */
+    final Map<String, Set<String>> restoring = new java.util.HashMap<>();
+    boolean restoresUnknown;
     final BackupRunner runner = new BackupRunner(new SnapshotSources(etcd, clock),
             (url, tls, deadline) -> {
                 store.deadlines.add(deadline);
                 return new ByteArrayInputStream(("snapshot of revision " + etcd.revision).getBytes());
             },
-            settings -> store, clock);
+            settings -> store, clock, (bucket, namespace) -> {
+                if (restoresUnknown) {
+                    throw new IllegalStateException("forbidden");
+                }
+                return restoring.getOrDefault(bucket, Set.of());
+            });
     final EtcdBackupStatus status = new EtcdBackupStatus();
     final BackupStatusBuilder statusBuilder = new BackupStatusBuilder(new Conditions(clock));
     String clusterUid = "uid-1";
@@ -187,6 +196,42 @@ class BackupRunnerTest {
         assertThat(store.deadlines).as("every step is given the backup's deadline").isNotEmpty()
                 .allMatch(d -> d.equals(start.plus(TIMEOUT)));
         assertThat(store.objects).isEmpty();
+    }
+
+    // ---- retention never deletes a backup a restore is using
+
+    @Test
+    void retentionKeepsEveryBackupThatARestoreIsUsingAndDeletesItOnceTheRestoreEnded() {
+        for (int i = 0; i < 3; i++) {
+            etcd.revision = 10 + i;
+            assertThat(take(periodic(), true, 3)).isEmpty();
+        }
+        List<String> before = periodicKeys();
+        restoring.put("b", Set.of(before.get(0), before.get(1)));
+        restoring.put("other-bucket", Set.of(before.get(2)));
+        etcd.revision = 20;
+        assertThat(take(periodic(), true, 1)).isEmpty();
+        assertThat(periodicKeys()).as("the two in use stay, the unused older one goes").contains(before.get(0),
+                before.get(1)).doesNotContain(before.get(2)).hasSize(3);
+
+        restoring.clear();
+        etcd.revision = 21;
+        assertThat(take(periodic(), true, 1)).isEmpty();
+        assertThat(periodicKeys()).hasSize(1);
+    }
+
+    @Test
+    void whenTheRestoresCannotBeListedRetentionDeletesNothingAndTheBackupStillCounts() {
+        for (int i = 0; i < 3; i++) {
+            etcd.revision = 10 + i;
+            assertThat(take(periodic(), true, 3)).isEmpty();
+        }
+        restoresUnknown = true;
+        etcd.revision = 20;
+        BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        assertThat(taken.retentionProblem()).contains("could not be listed");
+        assertThat(taken.deleted()).isEmpty();
+        assertThat(periodicKeys()).hasSize(4);
     }
 
     @Test
@@ -395,6 +440,17 @@ class BackupRunnerTest {
 
         @Override
         public VerifiedBackup verify(S3Location location) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<dev.etcdoperator.storage.ObjectVersion> head(S3Location location, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public String presignedGet(S3Location location, dev.etcdoperator.storage.ObjectVersion object,
+                Duration validFor) {
             throw new UnsupportedOperationException();
         }
 

@@ -367,7 +367,10 @@ class ClusterResourcesTest {
                 .containsExactly("check-dns", "fetch-snapshot", "restore-snapshot", "remove-snapshot");
         assertThat(secretsIn(seed)).containsOnly("r1-snapshot");
         Container fetch = seed.getSpec().getInitContainers().get(1);
-        assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot");
+        assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot")
+                .contains("--header \"If-Match: $SNAPSHOT_ETAG\"");
+        assertThat(fetch.getEnv()).filteredOn(e -> e.getName().equals("SNAPSHOT_ETAG")).singleElement()
+                .satisfies(e -> assertThat(e.getValueFrom().getSecretKeyRef().getOptional()).isTrue());
         Pod joining = ClusterResources.memberPod(c, member("existing"), "3.5.17", java.util.Optional.of("r1-snapshot"));
         assertThat(secretsIn(joining)).isEmpty();
     }

@@ -33,7 +33,7 @@ final class OperatorPermissions {
             new Permission("", "services", "get create", "the client and peer Services"),
             new Permission("", "persistentvolumeclaims", "get list create delete", "members on claims"),
             new Permission("", "secrets", "get", "TLS secrets; S3 credentials"),
-            new Permission("", "secrets", "create update", "a restore's Secret with the snapshot's presigned URL"),
+            new Permission("", "secrets", "create update delete", "a restore's Secret with the snapshot's presigned URL, deleted when the restore ends"),
             new Permission("", "events", "create", "EventRecorder"),
             new Permission("", "events", "patch", "EventRecorder: the count of a repeated Event"),
             new Permission("policy", "poddisruptionbudgets", "get create update", "one budget per cluster"));

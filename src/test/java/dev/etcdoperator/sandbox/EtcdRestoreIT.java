@@ -1,6 +1,7 @@
 package dev.etcdoperator.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
@@ -23,7 +24,9 @@ import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
@@ -109,6 +112,53 @@ class EtcdRestoreIT {
         EtcdCluster restored = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
         assertThat(restored.getMetadata().getAnnotations()).containsEntry("etcd.database.coreos.com/restored-by", "r1");
         assertThat(restored.getSpec().getSize()).isEqualTo(3);
+        assertThat(status.getBackupETag()).isNotBlank();
+        assertThat(status.getVerifiedSpec().getS3().getPath()).isEqualTo(BUCKET + "/alpha/b1.db");
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(client().secrets().inNamespace(NS)
+                .withName("r1-snapshot").get()).as("the snapshot Secret is deleted when the restore ends").isNull());
+    }
+
+    @Test
+    @Order(2)
+    void theSpecOfARestoreWhosePreflightPassedCannotChange() {
+        assertThatThrownBy(() -> client().resources(EtcdRestore.class).inNamespace(NS).withName("r1").edit(r -> {
+            r.getSpec().getS3().setPath(BUCKET + "/alpha/other.db");
+            return r;
+        }))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getMessage()).contains("cannot change once its preflight passed");
+                });
+        // a store that cannot be reached keeps the preflight retrying: its spec may be corrected
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata: {name: not-started, namespace: %s}
+                spec:
+                  etcdCluster: {name: %s}
+                  backupStorageType: S3
+                  s3: {path: "%s/alpha/b1.db", awsSecret: aws, endpoint: "http://127.0.0.1:1", forcePathStyle: true}
+                """.formatted(NS, CLUSTER, BUCKET), EtcdRestore.class)).create();
+        await().atMost(WITHIN).until(() -> restoreStatus("not-started").getConsecutiveFailures() != null);
+        assertThat(restoreStatus("not-started").getPhase()).isIn(null, "Preflight");
+        EtcdRestore edited = client().resources(EtcdRestore.class).inNamespace(NS).withName("not-started").edit(r -> {
+            r.getSpec().getS3().setPath(BUCKET + "/alpha/other.db");
+            return r;
+        });
+        assertThat(edited.getSpec().getS3().getPath()).endsWith("other.db");
+        client().resource(edited).delete();
+    }
+
+    @Test
+    @Order(2)
+    void aSecretOfTheSnapshotsNameIsNeverTakenOver() {
+        client().resource(new SecretBuilder().withNewMetadata().withName("taken-snapshot").withNamespace(NS)
+                .endMetadata().addToStringData("password", "hunter2").build()).create();
+        EtcdRestoreStatus status = assertRefusedUntouched("taken", BUCKET + "/alpha/b1.db", "SnapshotSecretInUse");
+        assertThat(status.getReason()).contains("taken-snapshot");
+        Secret secret = client().secrets().inNamespace(NS).withName("taken-snapshot").get();
+        assertThat(secret.getData()).containsOnlyKeys("password");
+        assertThat(secret.getMetadata().getOwnerReferences()).isNullOrEmpty();
     }
 
     @Test

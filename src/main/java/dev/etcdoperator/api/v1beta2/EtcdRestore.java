@@ -1,6 +1,7 @@
 package dev.etcdoperator.api.v1beta2;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -21,6 +22,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Succeeded", jsonPath = ".status.succeeded", type = AdditionalPrinterColumn.Type.BOOLEAN,
         getDescription = "Whether the restore succeeded.")
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(value = "!has(oldSelf.status) || !has(oldSelf.status.phase) || oldSelf.status.phase == 'Preflight'"
+        + " || self.spec == oldSelf.spec",
+        message = "the spec of an EtcdRestore cannot change once its preflight passed (status.phase is no longer"
+                + " Preflight): create a new EtcdRestore instead")
 public class EtcdRestore extends CustomResource<EtcdRestoreSpec, EtcdRestoreStatus> implements Namespaced {
 
     @Override

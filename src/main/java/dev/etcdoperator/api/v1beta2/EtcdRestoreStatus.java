@@ -46,6 +46,18 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("Bytes of the backup, as read and verified by the preflight.")
     private Long backupSize;
 
+    @JsonPropertyDescription("The spec the preflight verified; the restore acts on it, whatever the spec says later.")
+    private EtcdRestoreSpec verifiedSpec;
+
+    @JsonPropertyDescription("ETag of the backup object the preflight verified; the seed member downloads only that object.")
+    private String backupETag;
+
+    @JsonPropertyDescription("Version id of the backup object the preflight verified, when its bucket has versioning.")
+    private String backupVersionId;
+
+    @JsonPropertyDescription("When the URL in the snapshot Secret expires; it is signed again well before.")
+    private String snapshotUrlExpires;
+
     @JsonPropertyDescription("Preflight attempts that failed for a reason that may pass (store unreachable, timeout).")
     private Integer consecutiveFailures;
 
@@ -154,6 +166,38 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     public void setBackupSize(Long backupSize) {
         this.backupSize = backupSize;
+    }
+
+    public EtcdRestoreSpec getVerifiedSpec() {
+        return verifiedSpec;
+    }
+
+    public void setVerifiedSpec(EtcdRestoreSpec verifiedSpec) {
+        this.verifiedSpec = verifiedSpec;
+    }
+
+    public String getBackupETag() {
+        return backupETag;
+    }
+
+    public void setBackupETag(String backupETag) {
+        this.backupETag = backupETag;
+    }
+
+    public String getBackupVersionId() {
+        return backupVersionId;
+    }
+
+    public void setBackupVersionId(String backupVersionId) {
+        this.backupVersionId = backupVersionId;
+    }
+
+    public String getSnapshotUrlExpires() {
+        return snapshotUrlExpires;
+    }
+
+    public void setSnapshotUrlExpires(String snapshotUrlExpires) {
+        this.snapshotUrlExpires = snapshotUrlExpires;
     }
 
     public Integer getConsecutiveFailures() {

@@ -15,6 +15,8 @@ public final class RestoreAnnotations {
     public static final String SNAPSHOT_SECRET = ApiGroup.GROUP + "/restore-snapshot-secret";
     public static final String URL_KEY = "url";
     public static final String SHA256_KEY = "sha256";
+    /** The ETag of the verified backup object, sent as {@code If-Match} (the URL is signed for it); may be absent. */
+    public static final String ETAG_KEY = "etag";
 
     private RestoreAnnotations() {
     }

@@ -3,6 +3,7 @@ package dev.etcdoperator.core.backup;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -120,13 +121,15 @@ public final class BackupPlanner {
 
     /**
      * The periodic backups under the prefix that retention deletes (see {@link Retention}); only this owner's,
-     * read from their names.
+     * read from their names, and none that a restore is using.
+     *
+     * @param inUse keys that restores which have not ended are reading or about to read
      */
     public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
-            int maxBackups) {
+            int maxBackups, Set<String> inUse) {
         List<BackupNames.Periodic> mine = underPrefix.stream().filter(b -> owner.equals(b.owner()))
                 .flatMap(b -> BackupNames.parsePeriodic(prefix, b.key()).stream()).toList();
-        return Retention.toDelete(mine, maxBackups);
+        return Retention.toDelete(mine, maxBackups).stream().filter(b -> !inUse.contains(b.key())).toList();
     }
 
     static Refusal inUse(String location, StoredBackup existing) {

@@ -15,7 +15,8 @@ import java.util.Objects;
  * <li>that status names the annotated Secret as the one it created;</li>
  * <li>the Secret is owned by that EtcdRestore, by uid.</li>
  * </ul>
- * While the restore has created the cluster but not yet recorded it (the status is written just after the create),
+ * Once the restore of this very cluster succeeded, its Secret is gone and a seed made later starts empty, with
+ * nothing to refuse. While the restore has created the cluster but not yet recorded it (the status is written just after the create),
  * the seed must wait rather than start empty: that is {@link Pending}.
  */
 public final class SeedSnapshotClaim {
@@ -98,6 +99,11 @@ public final class SeedSnapshotClaim {
         if (!f.secret().equals(r.snapshotSecret())) {
             return new Refused(subject + "EtcdRestore " + f.restoredBy() + " created the Secret " + r.snapshotSecret()
                     + ", not " + f.secret());
+        }
+        if (f.secretOwners() == null && Objects.equals(r.phase(), RestorePhase.Done.name())) {
+            // the restore of this very cluster succeeded and deleted its Secret: a seed made later (a reseed) starts
+            // empty. After a failed restore the refusal below stays, so an empty seed is never silent.
+            return new NotRestored();
         }
         if (f.secretOwners() == null) {
             return new Refused(subject + "the Secret " + f.secret() + " does not exist");

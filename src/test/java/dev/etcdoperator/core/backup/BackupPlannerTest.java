@@ -3,6 +3,7 @@ package dev.etcdoperator.core.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 import dev.etcdoperator.core.backup.BackupPlanner.LastBackup;
@@ -99,7 +100,21 @@ class BackupPlannerTest {
         var mine2 = new StoredBackup("p_v2_2026-11-30-09:00:00", ME, 2L, null);
         var mine3 = new StoredBackup("p_v3_2026-11-30-10:00:00", ME, 3L, null);
         var other = new StoredBackup("p_v9_2026-11-30-07:00:00", "ns/x", 9L, null);
-        assertThat(BackupPlanner.retention("p", List.of(mine1, mine2, mine3, other), ME, 2))
+        assertThat(BackupPlanner.retention("p", List.of(mine1, mine2, mine3, other), ME, 2, Set.of()))
                 .extracting(BackupNames.Periodic::key).containsExactly("p_v1_2026-11-30-08:00:00");
+    }
+
+    @Test
+    void retentionNeverDeletesABackupARestoreIsUsing() {
+        var mine1 = new StoredBackup("p_v1_2026-11-30-08:00:00", ME, 1L, null);
+        var mine2 = new StoredBackup("p_v2_2026-11-30-09:00:00", ME, 2L, null);
+        var mine3 = new StoredBackup("p_v3_2026-11-30-10:00:00", ME, 3L, null);
+        var mine4 = new StoredBackup("p_v4_2026-11-30-11:00:00", ME, 4L, null);
+        List<StoredBackup> all = List.of(mine1, mine2, mine3, mine4);
+        assertThat(BackupPlanner.retention("p", all, ME, 1, Set.of(mine1.key(), mine3.key())))
+                .extracting(BackupNames.Periodic::key).containsExactly(mine2.key());
+        assertThat(BackupPlanner.retention("p", all, ME, 1, Set.of(mine1.key(), mine2.key(), mine3.key()))).isEmpty();
+        assertThat(BackupPlanner.retention("p", all, ME, 1, Set.of("p_v9_2026-11-30-12:00:00")))
+                .hasSize(3);
     }
 }

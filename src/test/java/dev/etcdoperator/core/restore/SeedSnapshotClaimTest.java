@@ -43,6 +43,16 @@ class SeedSnapshotClaimTest {
         }
     }
 
+    @Test
+    void aSeedMadeAfterTheRestoreOfThisClusterSucceededStartsEmptyWithoutARefusal() {
+        assertThat(decide(facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Done", CLUSTER_UID,
+                "r1-snapshot"), null))).isInstanceOf(NotRestored.class);
+        assertThat(decide(facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Done", "uid-other",
+                "r1-snapshot"), null))).as("another cluster").isInstanceOf(Refused.class);
+        assertThat(decide(facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Failed", CLUSTER_UID,
+                "r1-snapshot"), null))).as("after a failed restore an empty seed is said").isInstanceOf(Refused.class);
+    }
+
     /** Every way someone who can only create EtcdClusters (and perhaps Secrets) could point a cluster at a Secret. */
     @Test
     void everyForgedClaimIsRefused() {

@@ -1,0 +1,516 @@
+package dev.etcdoperator.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.backup.StoredBackup;
+import dev.etcdoperator.core.restore.RestorePhase;
+import dev.etcdoperator.core.status.Conditions;
+import dev.etcdoperator.core.status.SpecValidity;
+import dev.etcdoperator.storage.BackupStorage;
+import dev.etcdoperator.storage.ObjectVersion;
+import dev.etcdoperator.storage.S3Settings;
+import dev.etcdoperator.storage.Uploaded;
+import dev.etcdoperator.storage.VerifiedBackup;
+import dev.etcdoperator.support.EventRecorder;
+import dev.etcdoperator.support.WorkerPool;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The restore controller against an API server (the fabric8 CRUD mock) and a store in memory: what it tells a
+ * person when it fails, which spec it acts on, which object it lets the seed download, and what it leaves behind.
+ */
+@EnableKubernetesMockClient(crud = true)
+class EtcdRestoreReconcilerTest {
+    static final String NS = "default";
+    static final String CLUSTER = "alpha";
+    static final String PATH = "backups/alpha/b1.db";
+    static final String SHA = "ab".repeat(32);
+
+    KubernetesClient client;
+    KubernetesMockServer server;
+
+    final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
+    final FakeStorage storage = new FakeStorage();
+    EtcdRestoreReconciler reconciler;
+
+    @BeforeEach
+    void setUp() {
+        Conditions conditions = new Conditions(clock);
+        reconciler = new EtcdRestoreReconciler(new SpecValidity(conditions), new EventRecorder(client, clock), conditions,
+                clock, client, new RestoreMetrics(new SimpleMeterRegistry()), storage, new WorkerPool(Runnable::run, clock));
+        client.resource(new SecretBuilder().withNewMetadata().withName("aws").withNamespace(NS).endMetadata()
+                .addToStringData("credentials", "[default]\naws_access_key_id = k\naws_secret_access_key = s\n")
+                .addToStringData("config", "[default]\nregion = us-east-1\n").build()).create();
+        storage.objects.put(PATH, new ObjectVersion("\"etag-1\"", null));
+    }
+
+    // ---- item: a failure after the template was deleted says so, and what to do
+
+    /** Every way a restore can stop after its preflight passed, with the template already deleted. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"backup deleted", "backup replaced", "secret of the name taken", "restored cluster deleted"})
+    void aFailureAfterTheTemplateWasDeletedSaysTheClusterIsGoneAndWhatToDo(String fault) {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        String reason = switch (fault) {
+            case "backup deleted" -> {
+                storage.objects.remove(PATH);
+                yield EtcdRestoreReconciler.REASON_BACKUP_CHANGED;
+            }
+            case "backup replaced" -> {
+                storage.objects.put(PATH, new ObjectVersion("\"etag-2\"", null));
+                yield EtcdRestoreReconciler.REASON_BACKUP_CHANGED;
+            }
+            case "secret of the name taken" -> {
+                foreignSecret("r1-snapshot");
+                yield SnapshotSecrets.REASON_TAKEN;
+            }
+            default -> {
+                restore.getStatus().setPhase(RestorePhase.Restoring.name());
+                restore.getStatus().setRestoredClusterUid("uid-restored");
+                yield "ClusterReplacedMeanwhile";
+            }
+        };
+        reconcile(restore);
+
+        EtcdRestoreStatus status = restore.getStatus();
+        assertThat(status.getPhase()).isEqualTo("Failed");
+        assertThat(status.getReason()).startsWith(reason + ": ").doesNotContain("nothing was changed")
+                .contains("was deleted by this restore").contains("status.clusterSpec")
+                .contains("create a new EtcdRestore");
+        assertThat(warnings("r1")).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo(reason);
+            assertThat(e.getMessage()).contains("status.clusterSpec").doesNotContain("nothing was changed");
+        });
+    }
+
+    @Test
+    void credentialsLostAfterTheTemplateWasDeletedAreWaitedForNotTheEndOfTheRestore() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        client.secrets().inNamespace(NS).withName("aws").delete();
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Deleting");
+        assertThat(restore.getStatus().getReason()).startsWith(BackupFailure.AWS_SECRET_NOT_FOUND + ": ");
+        assertThat(Conditions.find(restore.getStatus().getConditions(), "Deleting")).hasValueSatisfying(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo(BackupFailure.AWS_SECRET_NOT_FOUND);
+            assertThat(c.getMessage()).contains("tries again").contains("was deleted by this restore")
+                    .doesNotContain("nothing was changed");
+        });
+        assertThat(warnings("r1")).extracting(Event::getReason).contains(BackupFailure.AWS_SECRET_NOT_FOUND);
+    }
+
+    /** The same faults before the template was deleted change nothing, and say so. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"backup deleted", "backup replaced", "secret of the name taken"})
+    void theSameFailuresBeforeTheTemplateIsDeletedChangeNothing(String fault) {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        switch (fault) {
+            case "backup deleted" -> storage.objects.remove(PATH);
+            case "backup replaced" -> storage.objects.put(PATH, new ObjectVersion("\"etag-1\"", "v2"));
+            default -> foreignSecret("r1-snapshot");
+        }
+        reconcile(restore);
+
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).endsWith("nothing was changed");
+        EtcdCluster after = cluster(CLUSTER);
+        assertThat(after.getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(after.getMetadata().getAnnotations()).as("the lock is released")
+                .doesNotContainKey(RestoreAnnotations.RESTORING);
+    }
+
+    // ---- item: the restore acts on what its preflight verified
+
+    @Test
+    void thePreflightRecordsTheSpecAndTheObjectItVerified() {
+        template(CLUSTER, Map.of());
+        storage.objects.put(PATH, new ObjectVersion("\"etag-1\"", "v1"));
+        EtcdRestore restore = create("r1", CLUSTER, PATH, null);
+        reconcile(restore);
+        EtcdRestoreStatus status = restore.getStatus();
+        assertThat(status.getPhase()).isEqualTo("Deleting");
+        assertThat(status.getVerifiedSpec().getEtcdCluster().getName()).isEqualTo(CLUSTER);
+        assertThat(status.getVerifiedSpec().getS3().getPath()).isEqualTo(PATH);
+        assertThat(status.getBackupETag()).isEqualTo("\"etag-1\"");
+        assertThat(status.getBackupVersionId()).isEqualTo("v1");
+    }
+
+    @Test
+    void aSpecChangedAfterThePreflightIsIgnored() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdCluster bystander = template("beta", Map.of());
+        storage.objects.put("backups/other.db", new ObjectVersion("\"etag-9\"", null));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getSpec().getEtcdCluster().setName("beta");
+        restore.getSpec().getS3().setPath("backups/other.db");
+
+        reconcile(restore);
+
+        EtcdCluster deleted = cluster(CLUSTER);
+        assertThat(deleted == null || deleted.getMetadata().getDeletionTimestamp() != null).isTrue();
+        assertThat(cluster("beta").getMetadata().getUid()).isEqualTo(bystander.getMetadata().getUid());
+        assertThat(storage.signed).allSatisfy(url -> assertThat(url).contains(PATH).contains("etag-1"));
+        assertThat(storage.signed).isNotEmpty();
+    }
+
+    // ---- item: the seed downloads only the verified object, on a URL that never runs out
+
+    @Test
+    void theSeedsUrlIsPinnedToTheVerifiedObjectAndSignedAgainBeforeItExpires() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        restore.getStatus().setBackupVersionId("v1");
+        storage.objects.put(PATH, new ObjectVersion("\"etag-1\"", "v1"));
+        reconcile(restore);
+        assertThat(secretUrl("r1-snapshot")).contains("versionId=v1").contains("if-match=\"etag-1\"");
+        assertThat(secretValue("r1-snapshot", "etag")).isEqualTo("\"etag-1\"");
+        String first = secretUrl("r1-snapshot");
+        assertThat(restore.getStatus().getSnapshotUrlExpires()).isEqualTo("2026-11-30T16:00:00Z");
+
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        clock.advance(Duration.ofHours(2));
+        reconcile(restore);
+        assertThat(secretUrl("r1-snapshot")).as("4 h left: not signed again").isEqualTo(first);
+
+        clock.advance(Duration.ofHours(5));
+        reconcile(restore);
+        assertThat(secretUrl("r1-snapshot")).as("expired: signed again").isNotEqualTo(first)
+                .contains("versionId=v1");
+        assertThat(restore.getStatus().getSnapshotUrlExpires()).isEqualTo("2026-11-30T23:00:00Z");
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+    }
+
+    // ---- item: the template lock, the uid precondition, the Secret
+
+    @Test
+    void theTemplateIsDeletedOnlyWithItsResourceVersionAsPreconditionAndNeverASameNamedNewerCluster() throws Exception {
+        EtcdCluster template = template(CLUSTER, Map.of());
+        RestoreActions actions = new RestoreActions(client);
+        assertThat(actions.deleteTemplate(NS, CLUSTER, "uid-of-an-earlier-" + CLUSTER)).isFalse();
+        assertThat(cluster(CLUSTER)).isNotNull();
+
+        assertThat(actions.deleteTemplate(NS, CLUSTER, template.getMetadata().getUid())).isTrue();
+        RecordedRequest delete = null;
+        for (RecordedRequest r = server.takeRequest(1, TimeUnit.SECONDS); r != null;
+                r = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
+            if (r.getMethod().equals("DELETE")) {
+                delete = r;
+            }
+        }
+        assertThat(delete).isNotNull();
+        assertThat(delete.getUtf8Body()).contains("\"preconditions\"")
+                .contains("\"resourceVersion\":\"" + template.getMetadata().getResourceVersion() + "\"");
+    }
+
+    @Test
+    void aMarkLeftByARestoreThatIsGoneOrEndedHoldsNothing() {
+        for (String holder : List.of("deleted-restore", "failed-restore")) {
+            if (holder.equals("failed-restore")) {
+                EtcdRestore failed = create(holder, CLUSTER, PATH, null);
+                failed.setStatus(new EtcdRestoreStatus());
+                failed.getStatus().setPhase("Failed");
+                client.resource(failed).update();
+            }
+            client.resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).delete();
+            org.awaitility.Awaitility.await().until(() -> cluster(CLUSTER) == null);
+            template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, holder));
+            EtcdRestore restore = create("next-after-" + holder, CLUSTER, PATH, null);
+            reconcile(restore);
+            assertThat(restore.getStatus().getPhase()).as("%s: %s", holder, restore.getStatus().getReason())
+                    .isEqualTo("Deleting");
+            assertThat(cluster(CLUSTER).getMetadata().getAnnotations())
+                    .containsEntry(RestoreAnnotations.RESTORING, "next-after-" + holder);
+        }
+    }
+
+    @Test
+    void aLiveRestoresMarkStillHolds() {
+        create("holder", CLUSTER, PATH, null);
+        template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "holder"));
+        EtcdRestore restore = create("second", CLUSTER, PATH, null);
+        reconcile(restore);
+        assertThat(restore.getStatus().getReason()).startsWith("RestoreInProgress: ").endsWith("nothing was changed");
+        assertThat(cluster(CLUSTER).getMetadata().getAnnotations())
+                .containsEntry(RestoreAnnotations.RESTORING, "holder");
+    }
+
+    @Test
+    void theMarkIsRemovedWhenItsRestoreIsDeleted() {
+        template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1", "keep", "me"));
+        template("beta", Map.of(RestoreAnnotations.RESTORING, "r2"));
+        new RestoreDeletion(new RestoreMetrics(new SimpleMeterRegistry()), new WorkerPool(Runnable::run, clock), client).deleted(NS, "r1");
+        assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING)
+                .containsEntry("keep", "me");
+        assertThat(cluster("beta").getMetadata().getAnnotations()).containsEntry(RestoreAnnotations.RESTORING, "r2");
+    }
+
+    @Test
+    void anExistingSecretOfTheNameIsNeverTakenOverButTheRestoresOwnIsUpdated() {
+        Secret foreign = foreignSecret("r1-snapshot");
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        assertThat(restore.getStatus().getReason()).startsWith(SnapshotSecrets.REASON_TAKEN + ": ")
+                .contains("a Secret r1-snapshot exists").contains("did not create");
+        Secret after = client.secrets().inNamespace(NS).withName("r1-snapshot").get();
+        assertThat(after.getData()).isEqualTo(foreign.getData());
+        assertThat(after.getMetadata().getOwnerReferences()).isNullOrEmpty();
+
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r2"));
+        EtcdRestore other = afterPreflight("r2", RestorePhase.Deleting, template.getMetadata().getUid());
+        reconcile(other);
+        String first = secretUrl("r2-snapshot");
+        reconcile(other);
+        assertThat(other.getStatus().getPhase()).as("the restore's own Secret is taken again after the template"
+                + " was deleted").isEqualTo("Restoring");
+        assertThat(secretUrl("r2-snapshot")).isNotEqualTo(first);
+        assertThat(client.secrets().inNamespace(NS).withName("r2-snapshot").get().getMetadata().getOwnerReferences())
+                .singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(other.getMetadata().getUid()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"Done", "Failed"})
+    void theSecretIsDeletedWhenTheRestoreEndsAndAForeignOneIsNot(String end) {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        assertThat(client.secrets().inNamespace(NS).withName("r1-snapshot").get()).isNotNull();
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        restore.getStatus().setPhase(end.equals("Done") ? "Growing" : "Restoring");
+        if (end.equals("Done")) {
+            EtcdCluster c = cluster(CLUSTER);
+            c.setStatus(Serialization.unmarshal("""
+                    readyMembers: 3
+                    memberDetails: [{name: a, healthy: true}, {name: b, healthy: true}, {name: c, healthy: true}]
+                    conditions: [{type: Available, status: "True"}]
+                    """,
+                    dev.etcdoperator.api.v1beta2.EtcdClusterStatus.class));
+            client.resource(c).update();
+        } else {
+            client.resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).delete();
+            org.awaitility.Awaitility.await().until(() -> cluster(CLUSTER) == null);
+        }
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo(end);
+        assertThat(client.secrets().inNamespace(NS).withName("r1-snapshot").get()).isNull();
+
+        foreignSecret("r3-snapshot");
+        EtcdRestore ended = afterPreflight("r3", RestorePhase.Deleting);
+        ended.getStatus().setPhase(end);
+        reconcile(ended);
+        assertThat(client.secrets().inNamespace(NS).withName("r3-snapshot").get()).isNotNull();
+    }
+
+    // ---- helpers
+
+    /** The preflight runs on a worker (here the calling thread); the reconcile after it takes its outcome. */
+    void reconcile(EtcdRestore restore) {
+        boolean preflight = restore.getStatus() == null || restore.getStatus().getPhase() == null
+                || restore.getStatus().getPhase().equals(RestorePhase.Preflight.name());
+        reconciler.reconcile(restore, null);
+        if (preflight) {
+            reconciler.reconcile(restore, null);
+        }
+    }
+
+    EtcdRestore create(String name, String cluster, String path, EtcdRestoreStatus status) {
+        EtcdRestore restore = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  etcdCluster: {name: %s}
+                  backupStorageType: S3
+                  s3: {path: "%s", awsSecret: aws, endpoint: "http://s3.example:9000", forcePathStyle: true}
+                """.formatted(name, NS, cluster, path), EtcdRestore.class);
+        EtcdRestore created = client.resource(restore).create();
+        created.setStatus(status);
+        return created;
+    }
+
+    EtcdRestore afterPreflight(String name, RestorePhase phase) {
+        return afterPreflight(name, phase, "uid-deleted-template");
+    }
+
+    /** A restore whose preflight passed on {@code CLUSTER} and {@code PATH} (ETag etag-1). */
+    EtcdRestore afterPreflight(String name, RestorePhase phase, String templateUid) {
+        EtcdRestore restore = create(name, CLUSTER, PATH, null);
+        EtcdRestoreStatus status = new EtcdRestoreStatus();
+        status.setPhase(phase.name());
+        status.setTemplateUid(templateUid);
+        status.setVerifiedSpec(Serialization.clone(restore.getSpec()));
+        status.setClusterSpec(SavedClusterSpec.of(Serialization.unmarshal("size: 3\nversion: 3.6.16\n",
+                dev.etcdoperator.api.v1beta2.EtcdClusterSpec.class)));
+        status.setBackupSha256(SHA);
+        status.setBackupETag("\"etag-1\"");
+        restore.setStatus(status);
+        EtcdRestore stored = client.resource(restore).update();
+        stored.setStatus(status);
+        return stored;
+    }
+
+    EtcdCluster template(String name, Map<String, String> annotations) {
+        EtcdCluster cluster = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec: {size: 3, version: 3.6.16}
+                """.formatted(name, NS), EtcdCluster.class);
+        cluster.getMetadata().setAnnotations(new HashMap<>(annotations));
+        return client.resource(cluster).create();
+    }
+
+    EtcdCluster cluster(String name) {
+        return client.resources(EtcdCluster.class).inNamespace(NS).withName(name).get();
+    }
+
+    Secret foreignSecret(String name) {
+        return client.resource(new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+                .addToData("password", "aHVudGVyMg==").build()).create();
+    }
+
+    String secretUrl(String name) {
+        return secretValue(name, "url");
+    }
+
+    String secretValue(String name, String key) {
+        Secret s = client.secrets().inNamespace(NS).withName(name).get();
+        return s.getStringData() != null && s.getStringData().get(key) != null ? s.getStringData().get(key)
+                : new String(java.util.Base64.getDecoder().decode(s.getData().get(key)));
+    }
+
+    List<Event> warnings(String about) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> e.getInvolvedObject().getName().equals(about) && e.getType().equals("Warning")).toList();
+    }
+
+    static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    /** A store in memory: which object each key holds now, and the URLs signed. */
+    final class FakeStorage implements BackupStorage {
+        final Map<String, ObjectVersion> objects = new HashMap<>();
+        final List<String> signed = new java.util.ArrayList<>();
+        final AtomicInteger signatures = new AtomicInteger();
+
+        @Override
+        public Store open(S3Settings settings) {
+            return new Store() {
+                @Override
+                public VerifiedBackup verify(S3Location location) {
+                    ObjectVersion object = objects.get(location.bucket() + "/" + location.key());
+                    if (object == null) {
+                        throw new BackupFailure(BackupFailure.S3_OBJECT_NOT_FOUND, location + " does not exist", false);
+                    }
+                    return new VerifiedBackup(1000, SHA, 42L, "3.6.16", object);
+                }
+
+                @Override
+                public Optional<ObjectVersion> head(S3Location location, Instant deadline) {
+                    return Optional.ofNullable(objects.get(location.bucket() + "/" + location.key()));
+                }
+
+                @Override
+                public String presignedGet(S3Location location, ObjectVersion object, Duration validFor) {
+                    String url = "http://s3.example:9000/" + location + "?"
+                            + (object.versionId() == null ? "" : "versionId=" + object.versionId() + "&")
+                            + "if-match=" + object.etag() + "&expires=" + clock.instant().plus(validFor)
+                            + "&n=" + signatures.incrementAndGet();
+                    signed.add(url);
+                    return url;
+                }
+
+                @Override
+                public void checkBucket(String bucket, Instant deadline) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int cleanUpInterrupted(S3Location target, boolean periodic, String owner,
+                        Instant startedBefore, Instant deadline) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public Optional<StoredBackup> find(S3Location location, Instant deadline) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public Uploaded upload(InputStream snapshot, S3Location target, Map<String, String> metadata,
+                        Instant deadline) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void delete(S3Location location, Instant deadline) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+}
