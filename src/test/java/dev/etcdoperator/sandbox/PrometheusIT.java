@@ -1,5 +1,6 @@
 package dev.etcdoperator.sandbox;
 
+import static dev.etcdoperator.sandbox.support.SandboxClusters.pid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -187,10 +188,5 @@ class PrometheusIT {
 
     static List<Pod> pods(String name) {
         return client().pods().inNamespace(NS).withLabel("etcd_cluster", name).list().getItems();
-    }
-
-    static long pid(Pod pod) {
-        return Long.parseLong(pod.getStatus().getContainerStatuses().get(0).getContainerID()
-                .replace("sandbox://", ""));
     }
 }
