@@ -86,12 +86,7 @@ final class RestoreSeed {
                 .withEnv(fromSecret("SNAPSHOT_URL", secret, RestoreAnnotations.URL_KEY),
                         fromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),
                         optionalFromSecret("SNAPSHOT_ETAG", secret, RestoreAnnotations.ETAG_KEY))
-                // the URL is signed for the If-Match header: the store answers 412 if the object is no longer the
-                // one the restore verified
-                .withCommand("/bin/sh", "-c", "rm -f " + SNAPSHOT_FILE + " && if [ -n \"$SNAPSHOT_ETAG\" ]; then"
-                        + " wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O " + SNAPSHOT_FILE + " \"$SNAPSHOT_URL\";"
-                        + " else wget -q -O " + SNAPSHOT_FILE + " \"$SNAPSHOT_URL\"; fi && echo \"$SNAPSHOT_SHA256  "
-                        + SNAPSHOT_FILE + "\" | sha256sum -c -")
+                .withCommand("/bin/sh", "-c", fetchScript(SNAPSHOT_FILE))
                 .withVolumeMounts(data)
                 .build();
         // etcdctl restores snapshots up to 3.5 (deprecated there); from 3.6 only etcdutl does
@@ -113,10 +108,30 @@ final class RestoreSeed {
         Container cleanUp = new ContainerBuilder()
                 .withName("remove-snapshot")
                 .withImage(busybox)
-                .withCommand("/bin/sh", "-c", "rm -f " + SNAPSHOT_FILE)
+                .withCommand("/bin/sh", "-c", "rm -f " + SNAPSHOT_FILE + " " + SNAPSHOT_FILE + ".sha256 " + SNAPSHOT_FILE + ".failed")
                 .withVolumeMounts(data)
                 .build();
         return List.of(fetch, restore, cleanUp);
+    }
+
+    /**
+     * Downloads the snapshot to {@code file} and hashes it in the same pass (no second read of the file). The URL is
+     * signed for the If-Match header: the store answers 412 if the object is no longer the one the restore verified.
+     * Without pipefail in every sh, a failed download or write leaves a marker file instead.
+     */
+    static String fetchScript(String file) {
+        String failed = file + ".failed";
+        String sum = file + ".sha256";
+        return String.join("\n",
+                "rm -f " + file + " " + sum + " " + failed,
+                "{ if [ -n \"$SNAPSHOT_ETAG\" ]; then wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O - \"$SNAPSHOT_URL\";"
+                        + " else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + failed + "; }"
+                        + " | { tee " + file + " || touch " + failed + "; } | sha256sum > " + sum,
+                "if [ -e " + failed + " ]; then echo \"the snapshot could not be downloaded and stored whole\" >&2;"
+                        + " rm -f " + file + " " + sum + " " + failed + "; exit 1; fi",
+                "read -r got rest < " + sum + "; rm -f " + sum,
+                "if [ \"$got\" != \"$SNAPSHOT_SHA256\" ]; then echo \"the snapshot's SHA-256 is $got, not $SNAPSHOT_SHA256"
+                        + " as the restore recorded\" >&2; rm -f " + file + "; exit 1; fi");
     }
 
     private static EnvVar optionalFromSecret(String name, String secret, String key) {

@@ -1,0 +1,154 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seed's {@code fetch-snapshot} script run for real by {@code /bin/sh} with the machine's wget, tee and sha256sum
+ * (what the sandbox's busybox image is), against a local HTTP server: the file is kept only when it is whole and its
+ * SHA-256 is the recorded one.
+ */
+class RestoreSeedFetchTest {
+    static final byte[] SNAPSHOT = new byte[3 * 1024 * 1024 + 17];
+
+    @TempDir
+    Path dir;
+    HttpServer server;
+    final List<String> ifMatch = new CopyOnWriteArrayList<>();
+    volatile int cutAfter = -1;
+
+    @BeforeEach
+    void serve() throws IOException {
+        assumeTrue(onPath("wget") && onPath("tee") && onPath("sha256sum"),
+                "wget, tee and sha256sum are needed on PATH to run the fetch script");
+        new Random(7).nextBytes(SNAPSHOT);
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/snapshot", exchange -> {
+            ifMatch.add(String.valueOf(exchange.getRequestHeaders().getFirst("If-Match")));
+            String wanted = exchange.getRequestHeaders().getFirst("If-Match");
+            if (wanted != null && !wanted.equals("\"etag-1\"")) {
+                exchange.sendResponseHeaders(412, -1);
+                exchange.close();
+                return;
+            }
+            // a short body is sent chunked, so that it ends cleanly where it was cut
+            exchange.sendResponseHeaders(200, cutAfter < 0 ? SNAPSHOT.length : 0);
+            try (OutputStream body = exchange.getResponseBody()) {
+                body.write(SNAPSHOT, 0, cutAfter < 0 ? SNAPSHOT.length : cutAfter);
+            } catch (IOException e) {
+                // the client went away: nothing to answer
+            }
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aWholeSnapshotWithTheRecordedDigestIsKept() throws Exception {
+        Result r = fetch(sha256(SNAPSHOT), null);
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(Files.readAllBytes(file())).isEqualTo(SNAPSHOT);
+        try (var left = Files.list(dir)) {
+            assertThat(left).as("only the snapshot is left").containsExactly(file());
+        }
+    }
+
+    @Test
+    void anotherDigestFailsAndLeavesNoFile() throws Exception {
+        Result r = fetch("00" + sha256(SNAPSHOT).substring(2), null);
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.output()).contains("SHA-256 is " + sha256(SNAPSHOT));
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void aShortDownloadFailsAndLeavesNoFile() throws Exception {
+        cutAfter = SNAPSHOT.length / 2;
+        Result r = fetch(sha256(SNAPSHOT), null);
+        assertThat(r.exit()).as(r.output()).isNotZero();
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void theVerifiedETagIsSentAndAnotherObjectIsRefused() throws Exception {
+        Result same = fetch(sha256(SNAPSHOT), "\"etag-1\"");
+        assertThat(same.exit()).as(same.output()).isZero();
+        Result changed = fetch(sha256(SNAPSHOT), "\"etag-2\"");
+        assertThat(changed.exit()).isNotZero();
+        assertThat(changed.output()).contains("could not be downloaded");
+        assertThat(ifMatch).containsExactly("\"etag-1\"", "\"etag-2\"");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void aFileThatCannotBeWrittenFails() throws Exception {
+        Path missing = dir.resolve("no-such-dir").resolve("restore-snapshot.db");
+        Result r = run(missing, sha256(SNAPSHOT), null);
+        assertThat(r.exit()).isNotZero();
+        assertThat(missing).doesNotExist();
+    }
+
+    record Result(int exit, String output) {
+    }
+
+    Path file() {
+        return dir.resolve("restore-snapshot.db");
+    }
+
+    Result fetch(String sha256, String etag) throws Exception {
+        return run(file(), sha256, etag);
+    }
+
+    Result run(Path target, String sha256, String etag) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", RestoreSeed.fetchScript(target.toString()))
+                .redirectErrorStream(true);
+        pb.environment().put("SNAPSHOT_URL", "http://127.0.0.1:" + server.getAddress().getPort() + "/snapshot");
+        pb.environment().put("SNAPSHOT_SHA256", sha256);
+        if (etag != null) {
+            pb.environment().put("SNAPSHOT_ETAG", etag);
+        }
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Result(p.exitValue(), output);
+    }
+
+    static String sha256(byte[] data) throws NoSuchAlgorithmException {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+    }
+
+    static boolean onPath(String program) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
