@@ -17,12 +17,12 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * <ol>
  * <li>The keyspace was not compacted to the current revision since the alarm (or keys were deleted since):
  *   {@link CompactKeyspace} to the current revision.</li>
- * <li>A healthy member whose pod runs was not defragmented since that compaction, or still is at its quota with a
- *   tenth of its file or more free: {@link DefragmentMember}, learners and followers first (by name), the leader
- *   last. A voter only while the other healthy voters are a majority of the voters, since a member being
- *   defragmented serves nothing (a cluster of one voter is defragmented all the same: it takes no writes anyway);
- *   else {@link Wait} {@code QuorumAtRisk}.</li>
- * <li>Every member that answered is below the quota: {@link DisarmNoSpace}.</li>
+ * <li>A healthy voting member whose pod runs was not defragmented since that compaction, or still is at its quota
+ *   with a tenth of its file or more free: {@link DefragmentMember}, followers first (by name), the leader last; only
+ *   while the other healthy voters are a majority of the voters, since a member being defragmented serves nothing (a
+ *   cluster of one voter is defragmented all the same: it takes no writes anyway); else {@link Wait}
+ *   {@code QuorumAtRisk}. Learners are left alone: etcd refuses to defragment them.</li>
+ * <li>Every voting member that answered is below the quota: {@link DisarmNoSpace}.</li>
  * <li>Else {@link Wait} {@code NoSpace}: the live data does not fit the quota; a person raises the quota or deletes
  *   keys (etcd takes deletes under the alarm), and a delete moves the revision, which starts again at 1.</li>
  * </ol>
@@ -43,15 +43,14 @@ final class SpacePlanner {
             return Optional.of(new CompactKeyspace(space.revision()));
         }
         List<Seat> pending = seats.stream()
-                .filter(s -> s.started() && s.healthy() && s.podRunning() && needsDefragmentation(o, s))
+                .filter(s -> s.started() && !s.learner() && s.healthy() && s.podRunning() && needsDefragmentation(o, s))
                 .sorted(Comparator.comparing(Seat::leader).thenComparing(Seat::name))
                 .toList();
         if (!pending.isEmpty()) {
             Seat next = pending.get(0);
             List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
             long otherHealthyVoters = voters.stream().filter(s -> s.healthy() && s != next).count();
-            if (next.learner() || voters.size() == 1
-                    || otherHealthyVoters >= ClusterPlanner.majority(voters.size())) {
+            if (voters.size() == 1 || otherHealthyVoters >= ClusterPlanner.majority(voters.size())) {
                 return Optional.of(new DefragmentMember(next.member().id(), next.name(), next.leader()));
             }
             return Optional.of(new Wait(Wait.QUORUM_AT_RISK, "Not defragmenting member " + next.name() + " yet: it"
@@ -60,6 +59,9 @@ final class SpacePlanner {
         }
         List<String> full = new ArrayList<>();
         for (Seat s : seats) {
+            if (s.learner()) {
+                continue;
+            }
             Optional<MemberHealth> h = o.healthOf(s.member().id());
             if (h.isPresent() && h.get().dbSize() >= space.quotaBytes()) {
                 full.add(s.name() + " (" + h.get().dbSize() + " bytes, " + h.get().dbSizeInUse() + " in use)");

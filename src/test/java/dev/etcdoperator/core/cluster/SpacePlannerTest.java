@@ -182,4 +182,19 @@ class SpacePlannerTest {
         assertThat(Conditions.find(status.getConditions(), "Ready").orElseThrow().getStatus())
                 .isEqualTo(Conditions.TRUE);
     }
+
+    @Test
+    void aLearnerIsNeitherDefragmentedNorWaitedFor() {
+        ClusterFixture f = full(3).size(4).learner("demo-d", true, 1000);
+        f.database("demo-d", QUOTA, QUOTA - 1000);
+        List<Step> steps = new ArrayList<>();
+        Step step = plan(f);
+        while (!(step instanceof DisarmNoSpace) && steps.size() < 10) {
+            steps.add(step);
+            f.apply(step);
+            step = plan(f);
+        }
+        assertThat(steps).hasSize(4).noneMatch(s -> s instanceof DefragmentMember d && d.name().equals("demo-d"));
+        assertThat(step).isInstanceOf(DisarmNoSpace.class);
+    }
 }
