@@ -37,13 +37,8 @@ final class ClusterActuator {
      * @param seedSnapshot for a {@link Step.CreateSeed} of a restored cluster, the snapshot Secret the caller
      *                     confirmed the operator made for this very cluster; empty otherwise
      * @param tlsKeys      the layout of the cluster's TLS secrets, for the pods this step creates
+     * @param clientUrlByPod how the observation reached each member, by pod name
      */
-    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step,
-            Optional<String> seedSnapshot, MemberTlsKeys tlsKeys) {
-        act(cluster, o, admin, Map.of(), step, seedSnapshot, tlsKeys);
-    }
-
-    /** @param clientUrlByPod how the observation reached each member, by pod name */
     void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Map<String, String> clientUrlByPod,
             Step step, Optional<String> seedSnapshot, MemberTlsKeys tlsKeys) {
         MemberNaming naming = o.naming();
@@ -106,10 +101,14 @@ final class ClusterActuator {
             }
             long before = o.healthOf(defragment.id()).map(h -> h.dbSize()).orElse(0L);
             etcd.defragment(url);
-            long after = etcd.status(url).dbSize();
+            String after;
+            try {
+                after = "went from " + before + " to " + etcd.status(url).dbSize() + " bytes";
+            } catch (EtcdAdminException e) {
+                after = "was " + before + " bytes before";
+            }
             events.normal(cluster, "MemberDefragmented", "Defragmented " + (defragment.leader() ? "the leader " : "member ")
-                    + defragment.name() + ": its database went from " + before + " to " + after + " bytes (quota "
-                    + o.space().quotaBytes() + ").");
+                    + defragment.name() + ": its database " + after + " (quota " + o.space().quotaBytes() + ").");
         } else if (step instanceof Step.DisarmNoSpace disarm) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to disarm through"));
             for (MemberAlarm alarm : disarm.alarms()) {
