@@ -3,13 +3,16 @@ package dev.etcdoperator.cluster;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.MemberAlarm;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.etcd.Alarm;
 import dev.etcdoperator.etcd.EtcdAdmin;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.Member;
@@ -34,9 +37,10 @@ final class ClusterActuator {
      * @param seedSnapshot for a {@link Step.CreateSeed} of a restored cluster, the snapshot Secret the caller
      *                     confirmed the operator made for this very cluster; empty otherwise
      * @param tlsKeys      the layout of the cluster's TLS secrets, for the pods this step creates
+     * @param clientUrlByPod how the observation reached each member, by pod name
      */
-    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Step step,
-            Optional<String> seedSnapshot, MemberTlsKeys tlsKeys) {
+    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Map<String, String> clientUrlByPod,
+            Step step, Optional<String> seedSnapshot, MemberTlsKeys tlsKeys) {
         MemberNaming naming = o.naming();
         PodMaker pods = new PodMaker(cluster, naming, tlsKeys);
         if (step instanceof Step.RecordSeed record) {
@@ -85,6 +89,32 @@ final class ClusterActuator {
                 client.persistentVolumeClaims().inNamespace(o.namespace()).withName(delete.name()).delete();
             }
             events.normal(cluster, "PodDeleted", delete.describe());
+        } else if (step instanceof Step.CompactKeyspace compact) {
+            admin.orElseThrow(() -> new IllegalStateException("no member to compact through")).compact(compact.revision());
+            events.normal(cluster, "KeyspaceCompacted", "Compacted the keyspace to revision " + compact.revision()
+                    + " to free space under the NOSPACE alarm; the members are defragmented next, one at a time.");
+        } else if (step instanceof Step.DefragmentMember defragment) {
+            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to defragment"));
+            String url = clientUrlByPod.get(defragment.name());
+            if (url == null) {
+                throw new IllegalStateException("member " + defragment.name() + " has no address");
+            }
+            long before = o.healthOf(defragment.id()).map(h -> h.dbSize()).orElse(0L);
+            etcd.defragment(url);
+            String after;
+            try {
+                after = "went from " + before + " to " + etcd.status(url).dbSize() + " bytes";
+            } catch (EtcdAdminException e) {
+                after = "was " + before + " bytes before";
+            }
+            events.normal(cluster, "MemberDefragmented", "Defragmented " + (defragment.leader() ? "the leader " : "member ")
+                    + defragment.name() + ": its database " + after + " (quota " + o.space().quotaBytes() + ").");
+        } else if (step instanceof Step.DisarmNoSpace disarm) {
+            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to disarm through"));
+            for (MemberAlarm alarm : disarm.alarms()) {
+                etcd.disarm(new Alarm(alarm.memberId(), alarm.type()));
+            }
+            events.normal(cluster, "NoSpaceAlarmDisarmed", disarm.message());
         } else if (step instanceof Step.UpgradeMember upgrade) {
             String image = ClusterResources.image(cluster.getSpec());
             client.pods().inNamespace(o.namespace()).withName(upgrade.name()).edit(p -> new PodBuilder(p)

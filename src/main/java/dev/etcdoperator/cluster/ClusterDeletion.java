@@ -1,19 +1,27 @@
 package dev.etcdoperator.cluster;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.DeletedResourceListener;
 
-/** A deleted cluster's etcd connection is closed and its metrics are removed. */
+/** A deleted cluster's etcd connection is closed, its metrics and what was done to free its space are removed. */
 @ApplicationScoped
 public class ClusterDeletion implements DeletedResourceListener {
     private final EtcdAdmins admins;
     private final ClusterMetrics metrics;
+    private final SpaceRecoveries space;
 
-    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics) {
+    @Inject
+    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics, SpaceRecoveries space) {
         this.admins = admins;
         this.metrics = metrics;
+        this.space = space;
+    }
+
+    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics) {
+        this(admins, metrics, new SpaceRecoveries());
     }
 
     @Override
@@ -25,5 +33,6 @@ public class ClusterDeletion implements DeletedResourceListener {
     public void deleted(String namespace, String name) {
         admins.forget(ClusterObserver.key(namespace, name));
         metrics.forget(namespace, name);
+        space.forget(ClusterObserver.key(namespace, name));
     }
 }

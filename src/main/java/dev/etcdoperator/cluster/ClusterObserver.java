@@ -18,6 +18,8 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.DatabaseSpace;
+import dev.etcdoperator.core.cluster.MemberAlarm;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
@@ -28,6 +30,7 @@ import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.etcd.Member;
 import dev.etcdoperator.etcd.MemberStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.jboss.logging.Logger;
 
@@ -38,13 +41,20 @@ import org.jboss.logging.Logger;
  */
 final class ClusterObserver {
     private static final Logger LOG = Logger.getLogger(ClusterObserver.class);
+    private static final String QUOTA_ENV = "ETCD_QUOTA_BACKEND_BYTES";
 
     private final EtcdAdmins admins;
     private final Clock clock;
+    private final SpaceRecoveries space;
 
-    ClusterObserver(EtcdAdmins admins, Clock clock) {
+    ClusterObserver(EtcdAdmins admins, Clock clock, SpaceRecoveries space) {
         this.admins = admins;
         this.clock = clock;
+        this.space = space;
+    }
+
+    ClusterObserver(EtcdAdmins admins, Clock clock) {
+        this(admins, clock, new SpaceRecoveries());
     }
 
     /** The observation, and the admin connection used for it (absent when no pod has an address yet). */
@@ -87,6 +97,8 @@ final class ClusterObserver {
         Optional<EtcdAdmin> admin = Optional.empty();
         Optional<List<EtcdMember>> members = Optional.empty();
         Map<Long, MemberHealth> health = new HashMap<>();
+        List<MemberAlarm> alarms = List.of();
+        long revision = 0;
         if (!clientUrlByPod.isEmpty()) {
             EtcdAdmin a = admins.forCluster(key(namespace, name), new EtcdAdmins.Target(cluster.getMetadata().getUid(),
                     Set.copyOf(clientUrlByPod.values()), addresses, clientTls));
@@ -100,9 +112,12 @@ final class ClusterObserver {
                             : naming.memberOfPeerUrl(m.peerUrls().isEmpty() ? null : m.peerUrls().get(0)).orElse("");
                     String url = clientUrlByPod.get(memberName);
                     if (url != null) {
-                        health.put(m.id(), health(a, m, url));
+                        Answer answer = health(a, m, url);
+                        health.put(m.id(), answer.health());
+                        revision = Math.max(revision, answer.revision());
                     }
                 }
+                alarms = alarms(a, namespace, name);
             } catch (EtcdAdminException e) {
                 LOG.debugf("no member of %s/%s answered: %s", namespace, name, e.getMessage());
             }
@@ -113,7 +128,7 @@ final class ClusterObserver {
                 ClusterResources.version(spec), Boolean.TRUE.equals(spec.getPaused()),
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
                 health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
-                reseedRequested(cluster), clock.instant());
+                reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision));
         return new Observed(observation, admin, clientUrlByPod);
     }
 
@@ -136,14 +151,60 @@ final class ClusterObserver {
         return namespace + "/" + name;
     }
 
-    private static MemberHealth health(EtcdAdmin admin, Member member, String url) {
+    /** What one member answered, and the store revision it reported (0 when it did not answer). */
+    private record Answer(MemberHealth health, long revision) {
+    }
+
+    private static Answer health(EtcdAdmin admin, Member member, String url) {
         try {
             MemberStatus status = admin.status(url);
             boolean healthy = admin.health(url).healthy();
-            return new MemberHealth(member.id(), healthy, status.isLeader(), status.version(), status.raftIndex());
+            return new Answer(new MemberHealth(member.id(), healthy, status.isLeader(), status.version(),
+                    status.raftIndex(), status.dbSize(), status.dbSizeInUse()), status.revision());
         } catch (EtcdAdminException e) {
-            return new MemberHealth(member.id(), false, false, null, 0);
+            return new Answer(new MemberHealth(member.id(), false, false, null, 0), 0);
         }
+    }
+
+    private static List<MemberAlarm> alarms(EtcdAdmin admin, String namespace, String name) {
+        try {
+            return admin.alarms().stream().map(a -> new MemberAlarm(a.memberId(), a.type())).toList();
+        } catch (EtcdAdminException e) {
+            LOG.debugf("the alarms of %s/%s are unknown: %s", namespace, name, e.getMessage());
+            return List.of();
+        }
+    }
+
+    private DatabaseSpace space(EtcdCluster cluster, List<MemberAlarm> alarms, long revision) {
+        SpaceRecoveries.Progress done = space.of(key(cluster.getMetadata().getNamespace(),
+                cluster.getMetadata().getName()), cluster.getMetadata().getUid());
+        return new DatabaseSpace(alarms, quotaBytes(cluster.getSpec()), revision, done.compactedRevision(),
+                done.defragmented());
+    }
+
+    /**
+     * The members' quota: {@code spec.etcd.quotaBackendBytes}, else a number {@code spec.pod.etcdEnv} gives
+     * {@code ETCD_QUOTA_BACKEND_BYTES}, else etcd's default.
+     */
+    static long quotaBytes(EtcdClusterSpec spec) {
+        if (spec.getEtcd() != null && spec.getEtcd().getQuotaBackendBytes() != null) {
+            return spec.getEtcd().getQuotaBackendBytes();
+        }
+        if (spec.getPod() != null && spec.getPod().getEtcdEnv() != null) {
+            for (EnvVar env : spec.getPod().getEtcdEnv()) {
+                if (env != null && QUOTA_ENV.equals(env.getName()) && env.getValue() != null) {
+                    try {
+                        long quota = Long.parseLong(env.getValue().trim());
+                        if (quota > 0) {
+                            return quota;
+                        }
+                    } catch (NumberFormatException e) {
+                        // etcd would refuse it too; keep the default
+                    }
+                }
+            }
+        }
+        return DatabaseSpace.DEFAULT_QUOTA_BYTES;
     }
 
     static MemberPod memberPod(Pod pod) {

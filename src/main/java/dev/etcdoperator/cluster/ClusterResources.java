@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.StaticTls;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -226,6 +227,7 @@ public final class ClusterResources {
         if (policy.getEtcdEnv() == null || policy.getEtcdEnv().stream().noneMatch(e -> METRICS_ENV.equals(e.getName()))) {
             command.add("--listen-metrics-urls=http://0.0.0.0:" + METRICS_PORT);
         }
+        command.addAll(etcdSettingFlags(spec.getEtcd()));
         List<VolumeMount> mounts = new ArrayList<>(List.of(
                 new VolumeMountBuilder().withName(DATA_VOLUME).withMountPath(DATA_MOUNT).build()));
         List<Volume> tlsVolumes = new ArrayList<>();
@@ -411,5 +413,23 @@ public final class ClusterResources {
                 .withController(true)
                 .withBlockOwnerDeletion(true)
                 .build();
+    }
+
+    /** {@code spec.etcd} as etcd's flags, each one only when set (etcd keeps its default otherwise). */
+    static List<String> etcdSettingFlags(EtcdSettings settings) {
+        List<String> flags = new ArrayList<>();
+        if (settings == null) {
+            return flags;
+        }
+        if (settings.getQuotaBackendBytes() != null) {
+            flags.add("--quota-backend-bytes=" + settings.getQuotaBackendBytes());
+        }
+        if (settings.getAutoCompactionMode() != null) {
+            flags.add("--auto-compaction-mode=" + settings.getAutoCompactionMode());
+        }
+        if (settings.getAutoCompactionRetention() != null) {
+            flags.add("--auto-compaction-retention=" + settings.getAutoCompactionRetention());
+        }
+        return flags;
     }
 }

@@ -16,6 +16,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
+import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import dev.etcdoperator.core.status.Conditions;
@@ -96,9 +97,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterMetrics metrics;
     private final ClusterDeletion deletion;
     private final Clock clock;
+    private final SpaceRecoveries space;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
-            EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock,
+            EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock, SpaceRecoveries space,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
@@ -108,7 +110,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.metrics = metrics;
         this.deletion = deletion;
         this.clock = clock;
-        this.observer = new ClusterObserver(admins, clock);
+        this.space = space;
+        this.observer = new ClusterObserver(admins, clock, space);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
         this.conditions = new Conditions(clock);
@@ -196,6 +199,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     + "cluster until it is fixed.");
         }
         metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
+        metrics.observedDatabases(namespace, name, observed.observation().space().quotaBytes(),
+                MemberDatabase.of(observed.observation()));
         Step step = planner.plan(observed.observation());
         Optional<String> seedSnapshot = Optional.empty();
         if (step instanceof Step.CreateSeed) {
@@ -229,7 +234,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
         try {
-            actuator.act(cluster, observed.observation(), observed.admin(), step, seedSnapshot, tlsKeys);
+            actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(), step,
+                    seedSnapshot, tlsKeys);
+            space.done(ClusterObserver.key(namespace, name), cluster.getMetadata().getUid(), step);
             metrics.acted(namespace, name, step);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
@@ -247,6 +254,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             recordRefusals(cluster, step, before, status.getConditions());
         }
         recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
+        recordNews(cluster, ClusterStatusBuilder.REASON_NO_SPACE_ALARM, before, status.getConditions(),
+                ClusterStatusBuilder.OUT_OF_SPACE);
+        recordNews(cluster, ClusterStatusBuilder.REASON_LIVE_DATA_OVER_QUOTA, before, status.getConditions());
         return change.control(cluster).rescheduleAfter(nextCheck(step, acted, newestPod(pods), clock.instant(), interval));
     }
 
@@ -261,7 +271,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     static Duration nextCheck(Step step, boolean acted, Instant newestPod, Instant now,
             Duration interval) {
         if (step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse
-                || step instanceof Step.AllMembersLost) {
+                || step instanceof Step.AllMembersLost
+                || step instanceof Step.Wait w && Step.Wait.NO_SPACE.equals(w.reason())) {
+            // a NOSPACE alarm the operator cannot clear waits on a person (or on keys being deleted)
             return interval;
         }
         if (!acted || step instanceof Step.QuorumLost) {
@@ -350,6 +362,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 metrics.refused(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), reason);
             }
         }
+    }
+
+    /**
+     * A Warning Event when the condition {@code type} turns to {@code reason} (not at each change of its message: the
+     * NOSPACE alarm is told once, and each action on it by an Event of its own).
+     */
+    private void recordNews(EtcdCluster cluster, String reason, List<Condition> before, List<Condition> after,
+            String type) {
+        boolean was = Conditions.find(before, type).map(c -> reason.equals(c.getReason())).orElse(false);
+        Conditions.find(after, type).filter(c -> !was && reason.equals(c.getReason()))
+                .ifPresent(c -> events.warning(cluster, reason, c.getMessage()));
     }
 
     /** A Warning Event when a condition with {@code reason} shows a message it did not show before. */

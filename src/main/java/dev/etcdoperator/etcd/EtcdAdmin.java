@@ -39,6 +39,24 @@ public interface EtcdAdmin extends AutoCloseable {
     /** The store revision as the member at {@code clientUrl} sees it (header of a serializable get). */
     long revision(String clientUrl);
 
+    /** The alarms the cluster holds (any member answers for all). */
+    List<Alarm> alarms();
+
+    /** Disarms one alarm; disarming an alarm that is not raised succeeds without doing anything. */
+    void disarm(Alarm alarm);
+
+    /**
+     * Compacts the keyspace up to {@code revision} and waits until the member that served the call has removed the
+     * old revisions from its database. A revision that is compacted already counts as done.
+     */
+    void compact(long revision);
+
+    /**
+     * Defragments the database of the member at {@code clientUrl}, giving the space compactions freed back to the
+     * file system. The member serves nothing meanwhile; bounded by the reconfiguration deadline, not the call timeout.
+     */
+    void defragment(String clientUrl);
+
     /** Releases the connections. */
     @Override
     void close();

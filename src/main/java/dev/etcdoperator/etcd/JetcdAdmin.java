@@ -1,7 +1,12 @@
 package dev.etcdoperator.etcd;
 
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.api.AlarmMember;
+import io.etcd.jetcd.api.AlarmRequest;
+import io.etcd.jetcd.api.AlarmType;
 import io.etcd.jetcd.api.ClusterGrpc;
+import io.etcd.jetcd.api.CompactionRequest;
+import io.etcd.jetcd.api.DefragmentRequest;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
 import io.etcd.jetcd.api.MemberListRequest;
@@ -111,7 +116,7 @@ public final class JetcdAdmin implements EtcdAdmin {
         return new MemberStatus(clientUrl, r.getHeader().getMemberId(), r.getVersion(), r.getLeader(),
                 r.getRaftIndex(), r.getRaftTerm(), varint(extra, STATUS_RAFT_APPLIED_INDEX), r.getDbSize(),
                 varint(extra, STATUS_DB_SIZE_IN_USE), varint(extra, STATUS_IS_LEARNER) != 0, errors,
-                r.getHeader().getClusterId());
+                r.getHeader().getClusterId(), r.getHeader().getRevision());
     }
 
     @Override
@@ -122,7 +127,11 @@ public final class JetcdAdmin implements EtcdAdmin {
         } catch (RuntimeException e) {
             return new MemberHealth(clientUrl, false, false, e.getMessage());
         }
-        if (!status.errors().isEmpty()) {
+        // a NOSPACE alarm refuses writes but leaves the member serving reads: the operator frees the space, which
+        // needs the member counted as healthy
+        List<String> blocking = status.errors().stream().filter(e -> !e.contains(Alarm.NOSPACE)).toList();
+        String space = blocking.size() < status.errors().size() ? "; the NOSPACE alarm is raised: writes are refused" : "";
+        if (!blocking.isEmpty()) {
             return new MemberHealth(clientUrl, false, status.learner(), "alarms raised: " + String.join(", ", status.errors()));
         }
         if (!status.hasLeader()) {
@@ -131,14 +140,14 @@ public final class JetcdAdmin implements EtcdAdmin {
         }
         if (status.learner()) {
             return new MemberHealth(clientUrl, true, true, "learner " + Long.toHexString(status.memberId())
-                    + " answers and follows leader " + Long.toHexString(status.leaderId()));
+                    + " answers and follows leader " + Long.toHexString(status.leaderId()) + space);
         }
         try {
             // what etcdctl endpoint health does: a linearizable read, which needs the leader and a quorum
             onMember("linearizable read", clientUrl, (channel, deadline) -> KVGrpc.newBlockingStub(channel)
                     .withDeadline(deadline).range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("health")).build()));
             return new MemberHealth(clientUrl, true, false, "member " + Long.toHexString(status.memberId())
-                    + " serves linearizable reads");
+                    + " serves linearizable reads" + space);
         } catch (RuntimeException e) {
             return new MemberHealth(clientUrl, false, false, e.getMessage());
         }
@@ -151,6 +160,54 @@ public final class JetcdAdmin implements EtcdAdmin {
                 .range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("health")).setSerializable(true)
                         .setCountOnly(true).build()))
                 .getHeader().getRevision();
+    }
+
+    @Override
+    public List<Alarm> alarms() {
+        AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.GET)
+                .setAlarm(AlarmType.NONE).build();
+        return onAnyMember("list alarms", options.callTimeout(), (channel, deadline) -> MaintenanceGrpc
+                .newBlockingStub(channel).withDeadline(deadline).alarm(request))
+                .getAlarmsList().stream().map(a -> new Alarm(a.getMemberID(), alarmType(a))).toList();
+    }
+
+    @Override
+    public void disarm(Alarm alarm) {
+        AlarmType type;
+        try {
+            type = AlarmType.valueOf(alarm.type());
+        } catch (IllegalArgumentException e) {
+            throw new EtcdAdminException(EtcdAdminException.Kind.REJECTED, "disarm: unknown alarm " + alarm.type(), e);
+        }
+        AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.DEACTIVATE)
+                .setMemberID(alarm.memberId()).setAlarm(type).build();
+        onAnyMember("disarm " + alarm.type() + " of member " + Long.toHexString(alarm.memberId()), options.callTimeout(),
+                (channel, deadline) -> MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline).alarm(request));
+    }
+
+    @Override
+    public void compact(long revision) {
+        CompactionRequest request = CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build();
+        try {
+            onAnyMember("compact to revision " + revision, options.reconfigurationDeadline(),
+                    (channel, deadline) -> KVGrpc.newBlockingStub(channel).withDeadline(deadline).compact(request));
+        } catch (EtcdAdminException e) {
+            if (!EtcdErrors.says(e, "required revision has been compacted")) {
+                throw e;
+            }
+            LOG.debugf("revision %d was compacted already", revision);
+        }
+    }
+
+    @Override
+    public void defragment(String clientUrl) {
+        onMember("defragment", clientUrl, options.reconfigurationDeadline(), (channel, deadline) -> MaintenanceGrpc
+                .newBlockingStub(channel).withDeadline(deadline).defragment(DefragmentRequest.getDefaultInstance()));
+    }
+
+    private static String alarmType(AlarmMember alarm) {
+        return alarm.getAlarm() == AlarmType.UNRECOGNIZED ? "UNKNOWN(" + alarm.getAlarmValue() + ")"
+                : alarm.getAlarm().name();
     }
 
     @Override
@@ -263,6 +320,10 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     /** One call over the channel to exactly one member (see {@link MemberChannels}), bounded by the call timeout. */
     private <T> T onMember(String what, String clientUrl, MemberCall<T> call) {
+        return onMember(what, clientUrl, options.callTimeout(), call);
+    }
+
+    private <T> T onMember(String what, String clientUrl, Duration timeout, MemberCall<T> call) {
         MemberChannels.Lease lease;
         try {
             lease = channels.lease(clientUrl);
@@ -271,14 +332,14 @@ public final class JetcdAdmin implements EtcdAdmin {
         }
         boolean failed = true;
         try {
-            T result = call.call(lease.channel(), io.grpc.Deadline.after(options.callTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            T result = call.call(lease.channel(), io.grpc.Deadline.after(timeout.toMillis(), TimeUnit.MILLISECONDS));
             failed = false;
             return result;
         } catch (RuntimeException e) {
             // an answer from etcd (a learner refusing, say) leaves the channel as good as it was
             failed = !(e instanceof io.grpc.StatusRuntimeException s) || s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
                     || s.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED;
-            throw EtcdErrors.translate(what, clientUrl, options.callTimeout(), e);
+            throw EtcdErrors.translate(what, clientUrl, timeout, e);
         } finally {
             channels.done(lease, failed);
         }
@@ -286,10 +347,14 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     /** The same call to each endpoint in turn until one answers (an unreachable one or a learner is skipped). */
     private <T> T onAnyMember(String what, MemberCall<T> call) {
+        return onAnyMember(what, options.callTimeout(), call);
+    }
+
+    private <T> T onAnyMember(String what, Duration timeout, MemberCall<T> call) {
         EtcdAdminException last = null;
         for (String endpoint : endpoints) {
             try {
-                return onMember(what, endpoint, call);
+                return onMember(what, endpoint, timeout, call);
             } catch (EtcdAdminException e) {
                 // a learner refuses cluster calls (etcd 3.6 refuses a promotion sent to the learner itself): the
                 // next endpoint may be a voter

@@ -17,20 +17,29 @@ import java.util.List;
  * @param learner          whether it is a learner (reported by etcd 3.4 and later)
  * @param errors           the alarms/errors it reports, e.g. {@code NOSPACE}; empty when all is well
  * @param clusterId        etcd's cluster ID, from the header of its answer (0 when unknown)
+ * @param revision         the store revision, from the header of its answer (0 when unknown)
  */
 public record MemberStatus(String endpoint, long memberId, String version, long leaderId, long raftIndex,
         long raftTerm, long raftAppliedIndex, long dbSize, long dbSizeInUse, boolean learner, List<String> errors,
-        long clusterId) {
+        long clusterId, long revision) {
 
     public MemberStatus {
         errors = List.copyOf(errors);
+    }
+
+    /** A status whose revision is not known. */
+    public MemberStatus(String endpoint, long memberId, String version, long leaderId, long raftIndex,
+            long raftTerm, long raftAppliedIndex, long dbSize, long dbSizeInUse, boolean learner, List<String> errors,
+            long clusterId) {
+        this(endpoint, memberId, version, leaderId, raftIndex, raftTerm, raftAppliedIndex, dbSize, dbSizeInUse, learner,
+                errors, clusterId, 0);
     }
 
     /** A status whose cluster ID is not known. */
     public MemberStatus(String endpoint, long memberId, String version, long leaderId, long raftIndex,
             long raftTerm, long raftAppliedIndex, long dbSize, long dbSizeInUse, boolean learner, List<String> errors) {
         this(endpoint, memberId, version, leaderId, raftIndex, raftTerm, raftAppliedIndex, dbSize, dbSizeInUse, learner,
-                errors, 0);
+                errors, 0, 0);
     }
 
     public boolean isLeader() {

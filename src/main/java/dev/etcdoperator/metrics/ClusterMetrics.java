@@ -1,16 +1,22 @@
 package dev.etcdoperator.metrics;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.etcdoperator.core.cluster.ClusterHealth;
+import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.Step;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
@@ -33,7 +39,20 @@ public class ClusterMetrics {
     public static final String UPGRADES = PREFIX + "member.upgrades";
     public static final String REFUSALS = PREFIX + "refusals";
     public static final String STEP_FAILURES = PREFIX + "step.failures";
+    public static final String QUOTA = PREFIX + "quota.backend";
+    public static final String MEMBER_DB_SIZE = PREFIX + "member.db.size";
+    public static final String MEMBER_DB_SIZE_IN_USE = PREFIX + "member.db.size.in.use";
+    public static final String MEMBER_DB_FRAGMENTED = PREFIX + "member.db.fragmented";
+    public static final String MEMBER_RAFT_INDEX = PREFIX + "member.raft.index";
+    public static final String MEMBER_ALARM = PREFIX + "member.alarm";
+    public static final String COMPACTIONS = PREFIX + "compactions";
+    public static final String DEFRAGMENTATIONS = PREFIX + "member.defragmentations";
+    public static final String DISARMS = PREFIX + "alarm.disarms";
     public static final String STATE = "state";
+    public static final String MEMBER = "member";
+    public static final String ALARM = "alarm";
+    /** The alarm types etcd knows; each member has a series for each, at 0 while it is not raised. */
+    static final List<String> ALARMS = List.of("NOSPACE", "CORRUPT");
     public static final String REASON = "reason";
     public static final String STEP = "step";
 
@@ -48,7 +67,16 @@ public class ClusterMetrics {
             Map.entry(REPLACEMENTS, "Dead members removed so that fresh members replace them"),
             Map.entry(UPGRADES, "Member pods moved to another etcd version"),
             Map.entry(REFUSALS, "Spec changes the operator refused, by reason"),
-            Map.entry(STEP_FAILURES, "Steps that failed and are retried, by step"));
+            Map.entry(STEP_FAILURES, "Steps that failed and are retried, by step"),
+            Map.entry(QUOTA, "The members' database quota (--quota-backend-bytes) as the operator knows it"),
+            Map.entry(MEMBER_DB_SIZE, "Size of the member's database file"),
+            Map.entry(MEMBER_DB_SIZE_IN_USE, "Bytes of the member's database file in use"),
+            Map.entry(MEMBER_DB_FRAGMENTED, "Bytes of the member's database file a defragmentation would give back"),
+            Map.entry(MEMBER_RAFT_INDEX, "The member's raft index"),
+            Map.entry(MEMBER_ALARM, "1 while etcd holds the alarm for the member, else 0"),
+            Map.entry(COMPACTIONS, "Compactions the operator made to free space under the NOSPACE alarm"),
+            Map.entry(DEFRAGMENTATIONS, "Members the operator defragmented to free space"),
+            Map.entry(DISARMS, "NOSPACE alarms the operator disarmed once the members were back under their quota"));
 
     private record Key(String namespace, String cluster) {
         Tags tags() {
@@ -58,6 +86,8 @@ public class ClusterMetrics {
 
     private final MeterRegistry registry;
     private final Map<Key, AtomicReference<ClusterHealth>> observed = new ConcurrentHashMap<>();
+    private final Map<Key, AtomicLong> quotas = new ConcurrentHashMap<>();
+    private final Map<Key, Map<String, AtomicReference<MemberDatabase>>> databases = new ConcurrentHashMap<>();
 
     public ClusterMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -66,6 +96,63 @@ public class ClusterMetrics {
     /** Sets the cluster's gauges to what one observation found. */
     public void observed(String namespace, String cluster, ClusterHealth health) {
         observed.computeIfAbsent(new Key(namespace, cluster), this::register).set(health);
+    }
+
+    /**
+     * Sets the per-member database gauges to what one observation found. Members that did not answer lose their series
+     * until they answer again.
+     */
+    public void observedDatabases(String namespace, String cluster, long quotaBytes, List<MemberDatabase> members) {
+        Key key = new Key(namespace, cluster);
+        quotas.computeIfAbsent(key, k -> {
+            AtomicLong quota = new AtomicLong();
+            Gauge.builder(QUOTA, quota, AtomicLong::get).description(HELP.get(QUOTA)).tags(k.tags()).baseUnit("bytes")
+                    .strongReference(true).register(registry);
+            return quota;
+        }).set(quotaBytes);
+        Map<String, AtomicReference<MemberDatabase>> known = databases.computeIfAbsent(key,
+                k -> new ConcurrentHashMap<>());
+        Set<String> names = new HashSet<>();
+        for (MemberDatabase m : members) {
+            names.add(m.member());
+            known.computeIfAbsent(m.member(), name -> registerMember(key, name)).set(m);
+        }
+        for (String gone : Set.copyOf(known.keySet())) {
+            if (!names.contains(gone)) {
+                known.remove(gone);
+                for (Meter meter : registry.getMeters()) {
+                    Meter.Id id = meter.getId();
+                    if (id.getName().startsWith(PREFIX + "member.") && gone.equals(id.getTag(MEMBER))
+                            && namespace.equals(id.getTag(MetricNames.NAMESPACE))
+                            && cluster.equals(id.getTag(MetricNames.CLUSTER)) && !(meter instanceof Counter)) {
+                        registry.remove(meter);
+                    }
+                }
+            }
+        }
+    }
+
+    private AtomicReference<MemberDatabase> registerMember(Key key, String member) {
+        AtomicReference<MemberDatabase> db = new AtomicReference<>(new MemberDatabase(member, 0, 0, 0, Set.of()));
+        Tags tags = key.tags().and(MEMBER, member);
+        memberGauge(MEMBER_DB_SIZE, tags, db, MemberDatabase::dbSize, "bytes");
+        memberGauge(MEMBER_DB_SIZE_IN_USE, tags, db, MemberDatabase::dbSizeInUse, "bytes");
+        memberGauge(MEMBER_DB_FRAGMENTED, tags, db, MemberDatabase::fragmentedBytes, "bytes");
+        memberGauge(MEMBER_RAFT_INDEX, tags, db, MemberDatabase::raftIndex, null);
+        for (String alarm : ALARMS) {
+            memberGauge(MEMBER_ALARM, tags.and(ALARM, alarm), db, m -> m.alarms().contains(alarm) ? 1 : 0, null);
+        }
+        return db;
+    }
+
+    private void memberGauge(String name, Tags tags, AtomicReference<MemberDatabase> db,
+            ToDoubleFunction<MemberDatabase> value, String unit) {
+        Gauge.Builder<AtomicReference<MemberDatabase>> builder = Gauge.builder(name, db,
+                d -> value.applyAsDouble(d.get())).description(HELP.get(name)).tags(tags).strongReference(true);
+        if (unit != null) {
+            builder.baseUnit(unit);
+        }
+        builder.register(registry);
     }
 
     /** Counts a step that was carried out without error. */
@@ -77,6 +164,12 @@ public class ClusterMetrics {
             counter = Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? REPLACEMENTS : REMOVALS;
         } else if (step instanceof Step.UpgradeMember) {
             counter = UPGRADES;
+        } else if (step instanceof Step.CompactKeyspace) {
+            counter = COMPACTIONS;
+        } else if (step instanceof Step.DefragmentMember) {
+            counter = DEFRAGMENTATIONS;
+        } else if (step instanceof Step.DisarmNoSpace) {
+            counter = DISARMS;
         }
         if (counter != null) {
             counter(counter, new Key(namespace, cluster).tags()).increment();
@@ -97,6 +190,8 @@ public class ClusterMetrics {
     /** Removes every meter of the cluster. */
     public void forget(String namespace, String cluster) {
         observed.remove(new Key(namespace, cluster));
+        quotas.remove(new Key(namespace, cluster));
+        databases.remove(new Key(namespace, cluster));
         MetricNames.removeAll(registry, PREFIX, namespace, MetricNames.CLUSTER, cluster);
     }
 
@@ -111,7 +206,8 @@ public class ClusterMetrics {
         gauge(QUORUM, tags, health, h -> h.quorum() ? 1 : 0);
         gauge(HAS_LEADER, tags, health, h -> h.leader() ? 1 : 0);
         // at zero from the start, so that the first change shows as an increase
-        for (String name : new String[] { ADDITIONS, REMOVALS, REPLACEMENTS, UPGRADES }) {
+        for (String name : new String[] { ADDITIONS, REMOVALS, REPLACEMENTS, UPGRADES, COMPACTIONS, DEFRAGMENTATIONS,
+                DISARMS }) {
             counter(name, tags);
         }
         return health;

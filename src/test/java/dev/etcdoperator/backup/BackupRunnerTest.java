@@ -362,6 +362,26 @@ class BackupRunnerTest {
         }
 
         @Override
+        public List<dev.etcdoperator.etcd.Alarm> alarms() {
+            throw new UnsupportedOperationException("a backup reads no alarms");
+        }
+
+        @Override
+        public void disarm(dev.etcdoperator.etcd.Alarm alarm) {
+            throw new UnsupportedOperationException("a backup disarms nothing");
+        }
+
+        @Override
+        public void compact(long revision) {
+            throw new UnsupportedOperationException("a backup compacts nothing");
+        }
+
+        @Override
+        public void defragment(String clientUrl) {
+            throw new UnsupportedOperationException("a backup defragments nothing");
+        }
+
+        @Override
         public void close() {
         }
     }

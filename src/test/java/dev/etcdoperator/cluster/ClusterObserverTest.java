@@ -10,6 +10,7 @@ import java.util.Set;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.DatabaseSpace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -73,5 +74,24 @@ class ClusterObserverTest {
             assertThat(p.terminating()).isTrue();
             assertThat(p.deletionTimestamp()).isEqualTo(Instant.parse("2026-11-30T09:50:00Z"));
         });
+    }
+
+    private static long quota(String spec) {
+        return ClusterObserver.quotaBytes(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: demo, namespace: prod}
+                spec: %s
+                """.formatted(spec), EtcdCluster.class).getSpec());
+    }
+
+    @Test
+    void theQuotaIsTheSpecsElseANumberEtcdEnvGivesElseEtcdsDefault() {
+        assertThat(quota("{size: 3, etcd: {quotaBackendBytes: 4194304}}")).isEqualTo(4194304);
+        assertThat(quota("{size: 3, pod: {etcdEnv: [{name: ETCD_QUOTA_BACKEND_BYTES, value: ' 8388608 '}]}}"))
+                .isEqualTo(8388608);
+        assertThat(quota("{size: 3, pod: {etcdEnv: [{name: ETCD_QUOTA_BACKEND_BYTES, value: 8GB}]}}"))
+                .isEqualTo(DatabaseSpace.DEFAULT_QUOTA_BYTES);
+        assertThat(quota("{size: 3}")).isEqualTo(2L << 30);
     }
 }

@@ -429,4 +429,20 @@ class ClusterResourcesTest {
         assertThat(own.getCommand()).noneMatch(arg -> arg.startsWith("--listen-metrics-urls"));
         assertThat(own.getEnv()).extracting(e -> e.getName()).containsExactly("ETCD_LISTEN_METRICS_URLS");
     }
+
+    @Test
+    void theEtcdSettingsAreFlagsOfTheirOwnAndOnlyWhenSet() {
+        Container plain = ClusterResources.memberPod(cluster("size: 3"), member("new")).getSpec().getContainers().get(0);
+        assertThat(plain.getCommand()).noneMatch(arg -> arg.startsWith("--quota-backend-bytes")
+                || arg.startsWith("--auto-compaction"));
+
+        Container etcd = ClusterResources.memberPod(cluster("""
+                size: 3
+                etcd: {quotaBackendBytes: 16777216, autoCompactionMode: revision, autoCompactionRetention: "1000"}
+                """), member("existing")).getSpec().getContainers().get(0);
+        assertThat(etcd.getCommand()).contains("--quota-backend-bytes=16777216", "--auto-compaction-mode=revision",
+                "--auto-compaction-retention=1000");
+        assertThat(etcd.getCommand().get(0)).isEqualTo("/usr/local/bin/etcd");
+        assertThat(etcd.getArgs()).isNullOrEmpty();
+    }
 }

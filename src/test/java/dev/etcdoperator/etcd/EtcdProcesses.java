@@ -43,6 +43,7 @@ final class EtcdProcesses implements AutoCloseable {
     private final Path root;
     private final List<Node> nodes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private List<String> tlsArgs = List.of();
+    private List<String> extraArgs = List.of();
     /** Kills what is left if the JVM ends without {@link #close()} (a test run interrupted, a fork timed out). */
     private final Thread reaper = new Thread(() -> nodes.forEach(n -> n.process().destroyForcibly()), "etcd-reaper");
 
@@ -65,6 +66,11 @@ final class EtcdProcesses implements AutoCloseable {
     void requireClientTls(Path cert, Path key, Path ca) {
         tlsArgs = List.of("--cert-file", cert.toString(), "--key-file", key.toString(),
                 "--trusted-ca-file", ca.toString(), "--client-cert-auth");
+    }
+
+    /** Members started from now on get these flags too (say {@code --quota-backend-bytes=...}). */
+    void withArgs(String... args) {
+        extraArgs = List.of(args);
     }
 
     /** A directory removed with the rest by {@link #close()}. */
@@ -107,6 +113,7 @@ final class EtcdProcesses implements AutoCloseable {
                     "--initial-cluster", initialCluster, "--initial-cluster-state", state,
                     "--initial-cluster-token", "etcd-admin-test"));
             command.addAll(tlsArgs);
+            command.addAll(extraArgs);
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             process.getOutputStream().close();

@@ -2,7 +2,11 @@ package dev.etcdoperator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Set;
+
 import dev.etcdoperator.core.cluster.ClusterHealth;
+import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.Step;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -104,5 +108,45 @@ class ClusterMetricsTest {
         assertThat(gauge(ClusterMetrics.MEMBERS, "a", "state", "healthy")).isEqualTo(1);
         assertThat(registry.find(ClusterMetrics.ADDITIONS).tags("etcd_cluster", "a", "namespace", "ns").counters())
                 .singleElement().extracting(Counter::count).isEqualTo(0.0);
+    }
+
+    @Test
+    void eachMemberHasItsDatabaseGaugesUntilItNoLongerAnswers() {
+        metrics.observedDatabases("ns", "a", 16L << 20, List.of(
+                new MemberDatabase("a-1", 4000, 3000, 77, Set.of()),
+                new MemberDatabase("a-2", 16L << 20, 1000, 70, Set.of("NOSPACE"))));
+        assertThat(gauge(ClusterMetrics.QUOTA, "a")).isEqualTo(16L << 20);
+        assertThat(gauge(ClusterMetrics.MEMBER_DB_SIZE, "a", "member", "a-1")).isEqualTo(4000);
+        assertThat(gauge(ClusterMetrics.MEMBER_DB_SIZE_IN_USE, "a", "member", "a-1")).isEqualTo(3000);
+        assertThat(gauge(ClusterMetrics.MEMBER_DB_FRAGMENTED, "a", "member", "a-1")).isEqualTo(1000);
+        assertThat(gauge(ClusterMetrics.MEMBER_RAFT_INDEX, "a", "member", "a-1")).isEqualTo(77);
+        assertThat(gauge(ClusterMetrics.MEMBER_ALARM, "a", "member", "a-1", "alarm", "NOSPACE")).isZero();
+        assertThat(gauge(ClusterMetrics.MEMBER_ALARM, "a", "member", "a-2", "alarm", "NOSPACE")).isEqualTo(1);
+        assertThat(gauge(ClusterMetrics.MEMBER_ALARM, "a", "member", "a-2", "alarm", "CORRUPT")).isZero();
+        assertThat(registry.get(ClusterMetrics.MEMBER_DB_SIZE).tags("member", "a-1").gauge().getId().getBaseUnit())
+                .isEqualTo("bytes");
+
+        metrics.observedDatabases("ns", "a", 16L << 20, List.of(new MemberDatabase("a-2", 2000, 1000, 90, Set.of())));
+        assertThat(registry.find(ClusterMetrics.MEMBER_DB_SIZE).tags("member", "a-1").gauges()).isEmpty();
+        assertThat(registry.find(ClusterMetrics.MEMBER_ALARM).tags("member", "a-1").gauges()).isEmpty();
+        assertThat(gauge(ClusterMetrics.MEMBER_ALARM, "a", "member", "a-2", "alarm", "NOSPACE")).isZero();
+        assertThat(gauge(ClusterMetrics.MEMBER_DB_FRAGMENTED, "a", "member", "a-2")).isEqualTo(1000);
+
+        metrics.forget("ns", "a");
+        assertThat(registry.find(ClusterMetrics.MEMBER_DB_SIZE).gauges()).isEmpty();
+        assertThat(registry.find(ClusterMetrics.QUOTA).gauges()).isEmpty();
+    }
+
+    @Test
+    void whatTheOperatorDidToFreeSpaceIsCounted() {
+        metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
+        assertThat(counter(ClusterMetrics.COMPACTIONS, "a")).isZero();
+        metrics.acted("ns", "a", new Step.CompactKeyspace(10));
+        metrics.acted("ns", "a", new Step.DefragmentMember(1, "a-1", false));
+        metrics.acted("ns", "a", new Step.DefragmentMember(2, "a-2", true));
+        metrics.acted("ns", "a", new Step.DisarmNoSpace(List.of(), "disarmed"));
+        assertThat(counter(ClusterMetrics.COMPACTIONS, "a")).isEqualTo(1);
+        assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a")).isEqualTo(2);
+        assertThat(counter(ClusterMetrics.DISARMS, "a")).isEqualTo(1);
     }
 }

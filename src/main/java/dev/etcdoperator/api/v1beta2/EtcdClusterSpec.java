@@ -39,6 +39,9 @@ public class EtcdClusterSpec {
     @JsonPropertyDescription("Policy for the member pods.")
     private PodPolicy pod;
 
+    @JsonPropertyDescription("Additive: settings of etcd itself (database quota, auto-compaction), passed to every member as flags.")
+    private EtcdSettings etcd;
+
     @JsonProperty("TLS")
     @JsonPropertyDescription("TLS for peer, client and operator traffic, from static secrets.")
     private TlsPolicy tls;
@@ -81,6 +84,14 @@ public class EtcdClusterSpec {
 
     public void setPod(PodPolicy pod) {
         this.pod = pod;
+    }
+
+    public EtcdSettings getEtcd() {
+        return etcd;
+    }
+
+    public void setEtcd(EtcdSettings etcd) {
+        this.etcd = etcd;
     }
 
     @JsonProperty("TLS")

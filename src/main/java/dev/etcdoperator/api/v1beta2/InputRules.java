@@ -73,6 +73,21 @@ public final class InputRules {
     /** {@code backupPolicy.maxBackups}. */
     public static final long MAX_BACKUPS = 10_000;
 
+    /** {@code spec.etcd.quotaBackendBytes}: 1 MiB to 8 GiB (etcd warns above 8 GiB). */
+    public static final long MIN_QUOTA_BACKEND_BYTES = 1L << 20;
+    public static final long MAX_QUOTA_BACKEND_BYTES = 8L << 30;
+    /**
+     * {@code spec.etcd.autoCompactionRetention}: a number (hours for periodic, revisions for revision), or a duration
+     * of hours, minutes and seconds in that order ({@code 1h30m}, {@code 45m}, {@code 90s}).
+     */
+    public static final String COMPACTION_RETENTION = "^([0-9]{1,9}|[0-9]{1,6}h([0-9]{1,6}m)?([0-9]{1,6}s)?"
+            + "|[0-9]{1,6}m([0-9]{1,6}s)?|[0-9]{1,6}s)$";
+    public static final long COMPACTION_RETENTION_MAX_LENGTH = 32;
+    /** {@code spec.etcd.autoCompactionRetention} with mode {@code revision}: a number of revisions. */
+    public static final String REVISION_RETENTION = "^[0-9]{1,9}$";
+    public static final String REVISION_RETENTION_MESSAGE =
+            "autoCompactionRetention must be a number of revisions when autoCompactionMode is revision";
+
     /** A label value (also a nodeSelector value): empty, or alphanumerics with '-', '_', '.' inside. */
     public static final String LABEL_VALUE = "^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$";
     public static final long LABEL_VALUE_MAX_LENGTH = 63;

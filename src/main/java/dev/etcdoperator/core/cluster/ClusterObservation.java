@@ -31,13 +31,15 @@ import java.util.Set;
  * @param reseedRequested the person asked, on the resource, to start a cluster that lost every member again,
  *                       empty (the reseed annotation names the cluster's uid, and the status reports the loss)
  * @param now            when the observation was made; null when not known (then no pod counts as stuck)
+ * @param space          etcd's alarms, the quota, and how far the operator got in freeing space
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
-        Set<String> claims, String seedMember, boolean reseedRequested, Instant now) {
+        Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space) {
 
     public ClusterObservation {
+        space = space == null ? DatabaseSpace.NONE : space;
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(namespace, "namespace");
         desiredVersion = Version.strip(desiredVersion);
@@ -48,13 +50,22 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         claims = Set.copyOf(claims == null ? Set.of() : claims);
     }
 
+    /** Without alarms or space recovery. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, DatabaseSpace.NONE);
+    }
+
     /** Without a recorded seed, a reseed request or a time. */
     public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
             boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
             Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
             Set<String> claims) {
         this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
-                currentVersion, clusterDomain, tls, claims, null, false, null);
+                currentVersion, clusterDomain, tls, claims, null, false, null, DatabaseSpace.NONE);
     }
 
     /** The brief form: no cluster domain, no TLS, no claims known. */

@@ -67,7 +67,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
  * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe, else {@link Wait} {@code QuorumAtRisk}. A
  *   later observation adds a fresh member (rule 13): that is a replacement.</li>
- * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}.</li>
+ * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}. Then, while etcd's NOSPACE alarm is raised, what
+ *   {@link SpacePlanner} says: compact, defragment the members one at a time, disarm.</li>
  * <li>More members than {@code spec.size} and a learner among them: {@link RemoveMember} the learner.</li>
  * <li>A learner: {@link PromoteLearner} once it is healthy and its raft index has reached 90% of the highest
  *   voter's (etcd's own readiness bar), else {@link Wait} {@code LearnerCatchingUp} (or {@code MemberStarting}
@@ -276,6 +277,11 @@ public final class ClusterPlanner {
             if (!seatNames.contains(p.name())) {
                 return new DeletePod(p.name(), DeletePod.NOT_A_MEMBER);
             }
+        }
+        // 7a. the NOSPACE alarm: free the space before anything else changes
+        Optional<Step> space = SpacePlanner.plan(o, seats);
+        if (space.isPresent()) {
+            return space.get();
         }
         // 8. scaling down with a learner: the learner goes first
         List<Seat> learners = seats.stream().filter(Seat::learner).toList();

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.etcdoperator.api.v1beta2.Condition;
@@ -15,6 +16,9 @@ import dev.etcdoperator.api.v1beta2.MembersStatus;
 import dev.etcdoperator.core.cluster.ClusterPlanner.Seat;
 import dev.etcdoperator.core.cluster.Step.AddMember;
 import dev.etcdoperator.core.cluster.Step.AllMembersLost;
+import dev.etcdoperator.core.cluster.Step.CompactKeyspace;
+import dev.etcdoperator.core.cluster.Step.DefragmentMember;
+import dev.etcdoperator.core.cluster.Step.DisarmNoSpace;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -64,6 +68,15 @@ public final class ClusterStatusBuilder {
     /** A pod has been terminating for longer than {@link ClusterPlanner#STUCK_AFTER}: a person should look. */
     public static final String REASON_POD_STUCK = "PodStuckTerminating";
     public static final String REASON_READY = "ClusterReady";
+
+    /** Additive, set once etcd's NOSPACE alarm was first seen: True while it is raised. */
+    public static final String OUT_OF_SPACE = "OutOfSpace";
+    public static final String REASON_NO_SPACE_ALARM = "NoSpaceAlarm";
+    /** The alarm stays: the live data does not fit the quota. */
+    public static final String REASON_LIVE_DATA_OVER_QUOTA = "LiveDataOverQuota";
+    public static final String REASON_ALARM_DISARMED = "NoSpaceAlarmDisarmed";
+    /** The alarm went without the operator disarming it (a person did). */
+    public static final String REASON_ALARM_GONE = "NoSpaceAlarmGone";
 
     private static final String READY_TYPE = Readiness.CONDITION;
     /** Reasons of a False Recovering, Scaling or Upgrading condition that leave nothing to do. */
@@ -121,6 +134,7 @@ public final class ClusterStatusBuilder {
         set(status, recovering(o, step), generation);
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
+        outOfSpace(status, o, seats, step).ifPresent(c -> set(status, c, generation));
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
         Condition ready = ready(status, o.desiredSize());
         readiness.set(status, Conditions.TRUE.equals(ready.getStatus()), ready.getReason(), ready.getMessage(),
@@ -134,6 +148,10 @@ public final class ClusterStatusBuilder {
         Condition available = Conditions.find(status.getConditions(), AVAILABLE).orElseThrow();
         if (!Conditions.TRUE.equals(available.getStatus())) {
             return available;
+        }
+        Optional<Condition> space = Conditions.find(status.getConditions(), OUT_OF_SPACE);
+        if (space.isPresent() && Conditions.TRUE.equals(space.get().getStatus())) {
+            return condition(READY_TYPE, false, space.get().getReason(), space.get().getMessage());
         }
         for (String type : List.of(RECOVERING, SCALING, UPGRADING)) {
             Condition c = Conditions.find(status.getConditions(), type).orElseThrow();
@@ -283,7 +301,7 @@ public final class ClusterStatusBuilder {
         if (step instanceof CreateMemberPod c && CreateMemberPod.STARTING_ADDED_MEMBER.equals(c.reason())) {
             return condition(SCALING, true, CreateMemberPod.STARTING_ADDED_MEMBER, c.describe() + progress);
         }
-        if (step instanceof Wait w && !recoveryWait(w)) {
+        if (step instanceof Wait w && !recoveryWait(w) && !Wait.NO_SPACE.equals(w.reason())) {
             return condition(SCALING, true, w.reason(), w.message() + progress);
         }
         return size == o.desiredSize() && !seats.isEmpty()
@@ -323,6 +341,32 @@ public final class ClusterStatusBuilder {
         }
         return condition(UPGRADING, true, "UpgradeOnHold", "The upgrade to " + wanted + " waits ("
                 + (seats.size() - behind) + " of " + seats.size() + " members run it): " + step.describe());
+    }
+
+    /**
+     * {@code OutOfSpace}: True while the NOSPACE alarm is raised, saying what the operator does about it; False once it
+     * disarmed it (or the alarm went otherwise). Absent until the alarm is first seen.
+     */
+    private static Optional<Condition> outOfSpace(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats,
+            Step step) {
+        if (step instanceof DisarmNoSpace d) {
+            return Optional.of(condition(OUT_OF_SPACE, false, REASON_ALARM_DISARMED, d.message()));
+        }
+        Optional<Condition> before = Conditions.find(status.getConditions(), OUT_OF_SPACE);
+        if (!o.space().noSpace()) {
+            return before.filter(c -> Conditions.TRUE.equals(c.getStatus())).map(c -> condition(OUT_OF_SPACE, false,
+                    REASON_ALARM_GONE, "No member reports the NOSPACE alarm any more."));
+        }
+        if (step instanceof Wait w && Wait.NO_SPACE.equals(w.reason())) {
+            return Optional.of(condition(OUT_OF_SPACE, true, REASON_LIVE_DATA_OVER_QUOTA, w.message()));
+        }
+        List<String> raisedBy = o.space().noSpaceAlarms().stream().map(a -> seats.stream()
+                .filter(s -> s.member().id() == a.memberId()).map(Seat::name).filter(n -> !n.isEmpty()).findFirst()
+                .orElse(Long.toHexString(a.memberId()))).distinct().sorted().toList();
+        boolean freeing = step instanceof CompactKeyspace || step instanceof DefragmentMember;
+        return Optional.of(condition(OUT_OF_SPACE, true, REASON_NO_SPACE_ALARM, "etcd's NOSPACE alarm is raised"
+                + " (by " + String.join(", ", raisedBy) + "): the cluster refuses writes until it is disarmed. "
+                + (freeing ? step.describe() : "Freeing space waits: " + step.describe())));
     }
 
     /** Waits that are about a member in trouble rather than one being added. */

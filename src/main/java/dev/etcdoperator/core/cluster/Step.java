@@ -1,5 +1,6 @@
 package dev.etcdoperator.core.cluster;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -138,6 +139,43 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * The NOSPACE alarm is raised: compact the keyspace up to {@code revision} (the current one), so that the old
+     * revisions' space can be given back by defragmenting the members.
+     */
+    record CompactKeyspace(long revision) implements Step {
+        @Override
+        public String describe() {
+            return "Compacting the keyspace to revision " + revision + " to free space: the NOSPACE alarm is raised"
+                    + " and etcd refuses writes.";
+        }
+    }
+
+    /** Defragment one member's database (it serves nothing meanwhile), giving the space compaction freed back. */
+    record DefragmentMember(long id, String name, boolean leader) implements Step {
+        public DefragmentMember {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String describe() {
+            return "Defragmenting " + (leader ? "the leader " : "member ") + name + " to give the space the compaction"
+                    + " freed back (one member at a time, followers first, the leader last).";
+        }
+    }
+
+    /** Every member is back under its quota: disarm the NOSPACE alarms, so that etcd takes writes again. */
+    record DisarmNoSpace(List<MemberAlarm> alarms, String message) implements Step {
+        public DisarmNoSpace {
+            alarms = List.copyOf(alarms);
+        }
+
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
     /** Something is in progress; observe again later. */
     record Wait(String reason, String message) implements Step {
         /** Pods exist but no member answers and the cluster never ran: the first members are starting. */
@@ -152,6 +190,11 @@ public sealed interface Step {
         public static final String POD_TERMINATING = "PodTerminating";
         /** Removing the member asked for would leave fewer healthy voters than a majority. */
         public static final String QUORUM_AT_RISK = "QuorumAtRisk";
+        /**
+         * The NOSPACE alarm stays raised: after compaction and defragmentation a member's database is still at its
+         * quota (its live data needs more), or no member can be defragmented safely now.
+         */
+        public static final String NO_SPACE = "NoSpace";
 
         @Override
         public String describe() {

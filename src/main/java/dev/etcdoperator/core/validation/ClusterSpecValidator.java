@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.MemberSecret;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
@@ -46,6 +47,8 @@ public final class ClusterSpecValidator {
     private static final Pattern QUALIFIED_NAME = Pattern.compile(InputRules.QUALIFIED_NAME);
     private static final Pattern DNS_SUBDOMAIN = Pattern.compile(InputRules.DNS_SUBDOMAIN);
     private static final Pattern ENV_NAME = Pattern.compile(InputRules.ENV_NAME);
+    private static final Pattern COMPACTION_RETENTION = Pattern.compile(InputRules.COMPACTION_RETENTION);
+    private static final Pattern REVISION_RETENTION = Pattern.compile(InputRules.REVISION_RETENTION);
 
     /**
      * What the pod policy holds in Kubernetes model types, which the pure core does not read itself.
@@ -96,6 +99,7 @@ public final class ClusterSpecValidator {
                     "an image repository without tag or digest, such as quay.io/coreos/etcd");
         }
         pod(checks, spec.getPod(), inputs == null ? PodInputs.NONE : inputs);
+        etcd(checks, spec.getEtcd(), inputs == null ? PodInputs.NONE : inputs);
         tls(checks, spec.getTls() == null ? null : spec.getTls().getStaticTls());
         return checks.result();
     }
@@ -153,6 +157,54 @@ public final class ClusterSpecValidator {
         }
         checks.requireFormat("spec.pod.persistentVolumeClaimSpec.storageClassName", inputs.storageClassName(),
                 DNS_SUBDOMAIN, InputRules.DNS_SUBDOMAIN_MAX_LENGTH, "a DNS subdomain (a storage class name)");
+    }
+
+    /**
+     * {@code spec.etcd}: bounds and formats, and no etcdEnv variable for a flag it sets (etcd refuses to start with a
+     * flag and its variable both set).
+     */
+    private void etcd(Checks checks, EtcdSettings etcd, PodInputs inputs) {
+        if (etcd == null) {
+            return;
+        }
+        Long quota = etcd.getQuotaBackendBytes();
+        if (quota != null && (quota < InputRules.MIN_QUOTA_BACKEND_BYTES || quota > InputRules.MAX_QUOTA_BACKEND_BYTES)) {
+            checks.fail("spec.etcd.quotaBackendBytes", "must be between " + InputRules.MIN_QUOTA_BACKEND_BYTES
+                    + " (1 MiB) and " + InputRules.MAX_QUOTA_BACKEND_BYTES + " (8 GiB), got " + quota);
+        }
+        String mode = etcd.getAutoCompactionMode();
+        if (mode != null && !mode.equals(EtcdSettings.PERIODIC) && !mode.equals(EtcdSettings.REVISION)) {
+            checks.fail("spec.etcd.autoCompactionMode",
+                    "Unsupported value: " + Checks.quote(mode) + ": supported values: \"periodic\", \"revision\"");
+        }
+        String retention = etcd.getAutoCompactionRetention();
+        if (checks.requireFormat("spec.etcd.autoCompactionRetention", retention, COMPACTION_RETENTION,
+                InputRules.COMPACTION_RETENTION_MAX_LENGTH,
+                "a number, or a duration of hours, minutes and seconds such as 1h30m")
+                && retention != null && EtcdSettings.REVISION.equals(mode)
+                && !REVISION_RETENTION.matcher(retention).matches()) {
+            checks.fail("spec.etcd", InputRules.REVISION_RETENTION_MESSAGE + ", got " + Checks.quote(retention));
+        }
+        Map<String, Object> flagsByEnv = new TreeMap<>();
+        flagsByEnv.put("ETCD_QUOTA_BACKEND_BYTES", quota);
+        flagsByEnv.put("ETCD_AUTO_COMPACTION_MODE", mode);
+        flagsByEnv.put("ETCD_AUTO_COMPACTION_RETENTION", retention);
+        List<String> env = inputs.etcdEnvNames();
+        for (int i = 0; i < env.size(); i++) {
+            String name = env.get(i);
+            if (name != null && flagsByEnv.get(name) != null) {
+                checks.fail("spec.pod.etcdEnv[" + i + "].name", name + " sets what spec.etcd."
+                        + settingOf(name) + " sets; etcd refuses both together: keep one");
+            }
+        }
+    }
+
+    private static String settingOf(String env) {
+        return switch (env) {
+            case "ETCD_QUOTA_BACKEND_BYTES" -> "quotaBackendBytes";
+            case "ETCD_AUTO_COMPACTION_MODE" -> "autoCompactionMode";
+            default -> "autoCompactionRetention";
+        };
     }
 
     /** Keys are qualified names; with {@code labelValues}, values are label values. */

@@ -18,6 +18,8 @@ final class ClusterFixture {
     static final String NAMESPACE = "prod";
     static final MemberNaming NAMING = new MemberNaming(CLUSTER, NAMESPACE);
     static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    /** What a member holds in use after a compaction in {@link #apply(Step)}. */
+    static final long COMPACTED_IN_USE = 100_000;
 
     private final Map<String, MemberPod> pods = new LinkedHashMap<>();
     private final Map<String, EtcdMember> members = new LinkedHashMap<>();
@@ -33,6 +35,7 @@ final class ClusterFixture {
     private boolean reseed;
     private Instant now = NOW;
     private long nextId = 0x1001;
+    private DatabaseSpace space = DatabaseSpace.NONE;
 
     private ClusterFixture(int size, String version) {
         this.size = size;
@@ -194,6 +197,27 @@ final class ClusterFixture {
         return this;
     }
 
+    /** etcd's alarms, the quota and the recovery so far, as the observer reports them. */
+    ClusterFixture space(DatabaseSpace s) {
+        space = s;
+        return this;
+    }
+
+    DatabaseSpace space() {
+        return space;
+    }
+
+    /** The member's database file is {@code size} bytes, {@code inUse} of them in use. */
+    ClusterFixture database(String name, long size, long inUse) {
+        MemberHealth h = health.get(id(name));
+        health.put(h.id(), new MemberHealth(h.id(), h.healthy(), h.leader(), h.version(), h.raftIndex(), size, inUse));
+        return this;
+    }
+
+    MemberHealth healthOf(String name) {
+        return health.get(id(name));
+    }
+
     /** The member stops answering (its health entry goes). */
     ClusterFixture unhealthy(String name) {
         health.remove(id(name));
@@ -283,7 +307,7 @@ final class ClusterFixture {
                 ? Optional.of(List.copyOf(members.values())) : Optional.empty();
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
-                Set.copyOf(claims), seed, reseed, now);
+                Set.copyOf(claims), seed, reseed, now, space);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
@@ -327,6 +351,21 @@ final class ClusterFixture {
             health.put(m.id(), new MemberHealth(m.id(), true, false, c.version(), 1000));
         } else if (step instanceof Step.UpgradeMember u) {
             podVersion(u.name(), u.toVersion());
+        } else if (step instanceof Step.CompactKeyspace c) {
+            // the old revisions leave every member's pages: they are free, and stay in the file
+            health.replaceAll((id, h) -> new MemberHealth(id, h.healthy(), h.leader(), h.version(), h.raftIndex(),
+                    h.dbSize(), Math.min(h.dbSize(), COMPACTED_IN_USE)));
+            space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), c.revision(), Set.of());
+        } else if (step instanceof Step.DefragmentMember d) {
+            MemberHealth h = health.get(d.id());
+            health.put(d.id(), new MemberHealth(d.id(), h.healthy(), h.leader(), h.version(), h.raftIndex(),
+                    h.dbSizeInUse(), h.dbSizeInUse()));
+            Set<Long> done = new LinkedHashSet<>(space.defragmented());
+            done.add(d.id());
+            space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), space.compactedRevision(),
+                    done);
+        } else if (step instanceof Step.DisarmNoSpace) {
+            space = new DatabaseSpace(List.of(), space.quotaBytes(), space.revision(), 0, Set.of());
         }
         if (answering) {
             current = ClusterPlanner.runningVersion(observe());

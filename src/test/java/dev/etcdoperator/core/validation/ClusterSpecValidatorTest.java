@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.MemberSecret;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.StaticTls;
@@ -218,5 +219,56 @@ class ClusterSpecValidatorTest {
                     .errors()).as("'%s'", hostile).extracting(FieldError::path)
                     .containsExactly("spec.pod.persistentVolumeClaimSpec.storageClassName");
         }
+    }
+
+    private static EtcdClusterSpec withEtcd(Long quota, String mode, String retention) {
+        EtcdClusterSpec spec = spec(3, null);
+        EtcdSettings etcd = new EtcdSettings();
+        etcd.setQuotaBackendBytes(quota);
+        etcd.setAutoCompactionMode(mode);
+        etcd.setAutoCompactionRetention(retention);
+        spec.setEtcd(etcd);
+        return spec;
+    }
+
+    @Test
+    void theEtcdSettingsAreCheckedForBoundsAndFormat() {
+        assertThat(validator.validate(withEtcd(null, null, null)).valid()).isTrue();
+        assertThat(validator.validate(withEtcd(1L << 20, "periodic", "1h30m")).valid()).isTrue();
+        assertThat(validator.validate(withEtcd(8L << 30, "revision", "10000")).valid()).isTrue();
+        assertThat(validator.validate(withEtcd(2L << 30, null, "5")).valid()).isTrue();
+        for (String good : List.of("0", "1h", "45m", "90s", "1h5m30s", "2m10s")) {
+            assertThat(validator.validate(withEtcd(null, "periodic", good)).valid()).as(good).isTrue();
+        }
+
+        assertThat(validator.validate(withEtcd((1L << 20) - 1, null, null)).errors()).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.path()).isEqualTo("spec.etcd.quotaBackendBytes");
+                    assertThat(e.message()).contains("1048576 (1 MiB)", "8589934592 (8 GiB)", "1048575");
+                });
+        assertThat(validator.validate(withEtcd((8L << 30) + 1, null, null)).errors())
+                .extracting(FieldError::path).containsExactly("spec.etcd.quotaBackendBytes");
+        assertThat(validator.validate(withEtcd(null, "hourly", null)).errors()).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("'hourly'", "\"periodic\", \"revision\""));
+        for (String bad : List.of("", "1d", "-1", "1h;id", "--x", "1.5h", "30m1h", "1h\n", "1".repeat(40))) {
+            assertThat(validator.validate(withEtcd(null, "periodic", bad)).errors()).as("'%s'", bad)
+                    .extracting(FieldError::path).containsExactly("spec.etcd.autoCompactionRetention");
+        }
+        assertThat(validator.validate(withEtcd(null, "revision", "1h")).errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.etcd");
+            assertThat(e.message()).contains("a number of revisions when autoCompactionMode is revision", "'1h'");
+        });
+    }
+
+    @Test
+    void anEtcdSettingCannotAlsoBeSetThroughEtcdEnv() {
+        ClusterSpecValidator.PodInputs env = new ClusterSpecValidator.PodInputs(
+                List.of("GOMAXPROCS", "ETCD_QUOTA_BACKEND_BYTES", "ETCD_AUTO_COMPACTION_RETENTION"), null);
+        assertThat(validator.validate("example", withEtcd(null, null, null), env).valid()).isTrue();
+        Validation both = validator.validate("example", withEtcd(1L << 30, "periodic", null), env);
+        assertThat(both.errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.pod.etcdEnv[1].name");
+            assertThat(e.message()).contains("ETCD_QUOTA_BACKEND_BYTES", "spec.etcd.quotaBackendBytes");
+        });
     }
 }

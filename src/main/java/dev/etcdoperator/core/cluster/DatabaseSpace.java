@@ -1,0 +1,35 @@
+package dev.etcdoperator.core.cluster;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What one reconcile knows of a cluster's database space, besides each member's sizes (in {@link MemberHealth}).
+ *
+ * @param alarms            the alarms etcd holds; empty when none or when no member answered
+ * @param quotaBytes        the members' quota ({@code --quota-backend-bytes}): {@code spec.etcd.quotaBackendBytes},
+ *                          else the value {@code spec.pod.etcdEnv} gives it, else etcd's default
+ * @param revision          the highest store revision a member reported; 0 when unknown
+ * @param compactedRevision the revision the operator last compacted the keyspace to, while freeing space; 0 for none
+ * @param defragmented      the members defragmented since that compaction
+ */
+public record DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revision, long compactedRevision,
+        Set<Long> defragmented) {
+    /** etcd's default quota, 2 GiB. */
+    public static final long DEFAULT_QUOTA_BYTES = 2L << 30;
+    public static final DatabaseSpace NONE = new DatabaseSpace(List.of(), DEFAULT_QUOTA_BYTES, 0, 0, Set.of());
+
+    public DatabaseSpace {
+        alarms = List.copyOf(alarms == null ? List.of() : alarms);
+        defragmented = Set.copyOf(defragmented == null ? Set.of() : defragmented);
+    }
+
+    /** A NOSPACE alarm is raised: the cluster refuses writes. */
+    public boolean noSpace() {
+        return alarms.stream().anyMatch(MemberAlarm::noSpace);
+    }
+
+    public List<MemberAlarm> noSpaceAlarms() {
+        return alarms.stream().filter(MemberAlarm::noSpace).toList();
+    }
+}
