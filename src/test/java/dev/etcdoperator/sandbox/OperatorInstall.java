@@ -27,7 +27,8 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * sandbox's API server: its namespace, ServiceAccount, (Cluster)Roles and bindings. The operator then runs as that
  * ServiceAccount with the environment of the chart's Deployment, so a permission the chart lacks fails in the
  * sandbox as it would on a cluster, and with the JVM options the image's launcher derives from that environment and
- * the container's memory limit ({@link ImageJavaOptions}), so it is sized as in the pod. The Deployment itself is not applied: the operator runs as a local process.
+ * the container's memory limit ({@link ImageJavaOptions}), so it is sized as in the pod. The Deployment itself is
+ * not applied: the operator runs as a local process.
  */
 record OperatorInstall(String namespace, String serviceAccount, String podName, Map<String, String> env,
         List<String> jvmOptions) {
@@ -76,7 +77,8 @@ record OperatorInstall(String namespace, String serviceAccount, String podName, 
         Quantity memoryLimit = Optional.ofNullable(container.getResources()).map(ResourceRequirements::getLimits)
                 .map(limits -> limits.get("memory")).orElse(null);
         long limitBytes = memoryLimit == null ? 0 : Quantity.getAmountInBytes(memoryLimit).longValueExact();
-        return new OperatorInstall(NAMESPACE, serviceAccount, podName, env, ImageJavaOptions.of(ImageJavaOptions.environment(env), limitBytes));
+        return new OperatorInstall(NAMESPACE, serviceAccount, podName, env,
+                ImageJavaOptions.of(ImageJavaOptions.environment(env), limitBytes));
     }
 
     private static List<HasMetadata> render(String values) {
