@@ -57,6 +57,36 @@ class HelmChartTest {
     }
 
     @Test
+    void theJvmIsSizedForAnOperatorThroughTheVariablesTheImagesLauncherReads() throws IOException {
+        RenderedChart chart = render("");
+        assertThat(chart.env()).containsEntry("JAVA_MAX_MEM_RATIO", "40")
+                .containsEntry("GC_CONTAINER_OPTIONS", "-XX:+UseSerialGC")
+                .containsEntry("MALLOC_ARENA_MAX", "2")
+                .containsEntry("QUARKUS_OPERATOR_SDK_CONCURRENT_RECONCILIATION_THREADS", "10");
+        // JAVA_OPTS_APPEND replaces the image's own, whose two properties it keeps
+        assertThat(chart.env().get("JAVA_OPTS_APPEND").split(" ")).startsWith("-XX:ActiveProcessorCount=2",
+                "-XX:TieredStopAtLevel=1").endsWith("-Dquarkus.http.host=0.0.0.0",
+                        "-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
+        Container operator = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+        // the heap (40 % of the limit, 128 MiB) leaves room under the limit for what is not heap
+        assertThat(operator.getResources().getLimits()).containsEntry("memory", new Quantity("320Mi"));
+        assertThat(operator.getResources().getRequests()).containsEntry("memory", new Quantity("192Mi"));
+
+        RenderedChart custom = render("""
+                jvm: {maxRamPercentage: 60, gc: "-XX:+UseG1GC", options: "-Xss1m", mallocArenaMax: 4}
+                operator: {reconcileThreads: 20}
+                """);
+        assertThat(custom.env()).containsEntry("JAVA_MAX_MEM_RATIO", "60")
+                .containsEntry("GC_CONTAINER_OPTIONS", "-XX:+UseG1GC")
+                .containsEntry("JAVA_OPTS_APPEND", "-Xss1m -Dquarkus.http.host=0.0.0.0"
+                        + " -Djava.util.logging.manager=org.jboss.logmanager.LogManager")
+                .containsEntry("MALLOC_ARENA_MAX", "4")
+                .containsEntry("QUARKUS_OPERATOR_SDK_CONCURRENT_RECONCILIATION_THREADS", "20");
+        assertThat(render("jvm: {options: \"\"}\n").env()).containsEntry("JAVA_OPTS_APPEND",
+                "-Dquarkus.http.host=0.0.0.0 -Djava.util.logging.manager=org.jboss.logmanager.LogManager");
+    }
+
+    @Test
     void listedNamespacesGetARoleEachAndNothingElse() throws IOException {
         RenderedChart chart = render("watchNamespaces: [team-a, team-b]\n");
         assertThat(chart.all(Role.class)).extracting(r -> r.getMetadata().getNamespace())

@@ -29,6 +29,11 @@ class HelmValuesTest {
             "operator: {logLevel: LOUD}                      | logLevel",
             "operator: {reconcileInterval: soon}             | reconcileInterval",
             "operator: {backupWorkers: 0}                    | backupWorkers",
+            "operator: {reconcileThreads: 0}                 | reconcileThreads",
+            "jvm: {maxRamPercentage: 95}                     | maxRamPercentage",
+            "jvm: {gc: SerialGC}                             | gc",
+            "jvm: {heap: 1g}                                 | heap",
+            "jvm: {mallocArenaMax: 0}                        | mallocArenaMax",
             "image: {pullPolicy: Sometimes}                  | pullPolicy",
             "metrics: {service: {port: 70000}}               | port",
             "podSecurityContext: {runAsUser: -1}             | runAsUser",
@@ -47,7 +52,8 @@ class HelmValuesTest {
                 metrics: {serviceMonitor: {enabled: true, labels: {release: prom}}}
                 etcdMetrics: {podMonitor: {enabled: true, interval: 15s}}
                 prometheusRule: {enabled: true}
-                operator: {reconcileInterval: 1m30s, backupWorkers: 4, logLevel: DEBUG}
+                operator: {reconcileInterval: 1m30s, backupWorkers: 4, reconcileThreads: 20, logLevel: DEBUG}
+                jvm: {maxRamPercentage: 50, gc: "-XX:+UseG1GC -XX:MaxGCPauseMillis=100", options: "", mallocArenaMax: 4}
                 """).objects).isNotEmpty();
     }
 

@@ -8,11 +8,15 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,9 +26,12 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * What the Helm chart gives the operator on a cluster, rendered by Helm's own code (helm-java) and applied to the
  * sandbox's API server: its namespace, ServiceAccount, (Cluster)Roles and bindings. The operator then runs as that
  * ServiceAccount with the environment of the chart's Deployment, so a permission the chart lacks fails in the
- * sandbox as it would on a cluster. The Deployment itself is not applied: the operator runs as a local process.
+ * sandbox as it would on a cluster, and with the JVM options the image's launcher derives from that environment and
+ * the container's memory limit ({@link ImageJavaOptions}), so it is sized as in the pod. The Deployment itself is
+ * not applied: the operator runs as a local process.
  */
-record OperatorInstall(String namespace, String serviceAccount, String podName, Map<String, String> env) {
+record OperatorInstall(String namespace, String serviceAccount, String podName, Map<String, String> env,
+        List<String> jvmOptions) {
     static final Path CHART = Path.of("helm", "etcd-operator");
     static final String RELEASE = "etcd";
     static final String NAMESPACE = "etcd-operator";
@@ -53,7 +60,8 @@ record OperatorInstall(String namespace, String serviceAccount, String podName, 
                 .findFirst().orElseThrow(() -> new IllegalStateException("the chart renders no Deployment"));
         String podName = deployment.getMetadata().getName() + "-sandbox";
         Map<String, String> env = new LinkedHashMap<>();
-        for (EnvVar var : deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()) {
+        Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        for (EnvVar var : container.getEnv()) {
             if (var.getValue() != null) {
                 env.put(var.getName(), var.getValue());
             } else if (var.getValueFrom() != null && var.getValueFrom().getFieldRef() != null) {
@@ -66,7 +74,11 @@ record OperatorInstall(String namespace, String serviceAccount, String podName, 
                 });
             }
         }
-        return new OperatorInstall(NAMESPACE, serviceAccount, podName, env);
+        Quantity memoryLimit = Optional.ofNullable(container.getResources()).map(ResourceRequirements::getLimits)
+                .map(limits -> limits.get("memory")).orElse(null);
+        long limitBytes = memoryLimit == null ? 0 : Quantity.getAmountInBytes(memoryLimit).longValueExact();
+        return new OperatorInstall(NAMESPACE, serviceAccount, podName, env,
+                ImageJavaOptions.of(ImageJavaOptions.environment(env), limitBytes));
     }
 
     private static List<HasMetadata> render(String values) {

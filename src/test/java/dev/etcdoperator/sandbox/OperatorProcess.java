@@ -31,15 +31,14 @@ public final class OperatorProcess implements AutoCloseable {
     private Process process;
 
     /**
-     * @param jvmOptions added after the defaults (which start with {@code -Xmx256m}), so that a later option such as
-     *                   {@code -Xmx128m} wins
-     */
-    /**
-     * @param kubeconfig the operator's identity and API server, as {@code KUBECONFIG}
-     * @param env        the environment the Helm chart's Deployment gives the operator container
+     * @param kubeconfig       the operator's identity and API server, as {@code KUBECONFIG}
+     * @param env              the environment the Helm chart's Deployment gives the operator container
+     * @param chartJvmOptions  the JVM options the image's launcher derives from the chart's Deployment, first
+     * @param jvmOptions       added after those and the sandbox's own, so that a later option such as
+     *                         {@code -Xmx128m} wins
      */
     OperatorProcess(Path jar, Path kubeconfig, Map<String, String> env, Path hostsFile, Path logFile,
-            List<String> jvmOptions, Map<String, String> properties) {
+            List<String> chartJvmOptions, List<String> jvmOptions, Map<String, String> properties) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("the packaged operator is missing: " + jar
                     + " (build it with ./mvnw package -DskipTests)");
@@ -48,9 +47,9 @@ public final class OperatorProcess implements AutoCloseable {
         this.kubeconfig = kubeconfig;
         this.env = Map.copyOf(env);
         this.httpPort = freePort();
-        command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-Djdk.net.hosts.file=" + hostsFile,
+        command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(chartJvmOptions);
+        command.addAll(List.of("-Djdk.net.hosts.file=" + hostsFile,
                 "-Dsun.net.inetaddr.ttl=1",
                 "-Dsun.net.inetaddr.negative.ttl=0",
                 "-Dquarkus.http.port=" + httpPort,

@@ -129,7 +129,7 @@ public final class Sandbox implements AutoCloseable {
 
         /**
          * A JVM option for the operator process (e.g. {@code -Xmx128m}, {@code -Xlog:gc:file=...}), added after the
-         * defaults ({@code -Xmx256m} and the sandbox's system properties), so that it wins over them.
+         * chart's (see {@link ImageJavaOptions}) and the sandbox's system properties, so that it wins over them.
          */
         public Options operatorJvmOption(String option) {
             operatorJvmOptions.add(option);
@@ -201,7 +201,8 @@ public final class Sandbox implements AutoCloseable {
         }
         operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), operatorKubeconfig, install.env(),
                 dns.hostsFile("default"), options.stateDir.resolve("operator.log").toAbsolutePath(),
-                options.operatorJvmOptions, options.operatorProperties).start(Duration.ofSeconds(90));
+                install.jvmOptions(), options.operatorJvmOptions, options.operatorProperties)
+                .start(Duration.ofSeconds(90));
         return operator;
     }
 
