@@ -65,7 +65,7 @@ class HelmChartTest {
                 .containsEntry("QUARKUS_OPERATOR_SDK_CONCURRENT_RECONCILIATION_THREADS", "10");
         // JAVA_OPTS_APPEND replaces the image's own, whose two properties it keeps
         assertThat(chart.env().get("JAVA_OPTS_APPEND").split(" ")).startsWith("-XX:ActiveProcessorCount=2",
-                "-XX:TieredStopAtLevel=1").endsWith("-Dquarkus.http.host=0.0.0.0",
+                "-XX:ReservedCodeCacheSize=64m").doesNotContain("-XX:TieredStopAtLevel=1").endsWith("-Dquarkus.http.host=0.0.0.0",
                         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
         Container operator = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
         // the heap (40 % of the limit, 128 MiB) leaves room under the limit for what is not heap
