@@ -59,7 +59,7 @@ class HelmChartTest {
     @Test
     void theJvmIsSizedForAnOperatorThroughTheVariablesTheImagesLauncherReads() throws IOException {
         RenderedChart chart = render("");
-        assertThat(chart.env()).containsEntry("JAVA_MAX_MEM_RATIO", "40")
+        assertThat(chart.env()).containsEntry("JAVA_MAX_MEM_RATIO", "33")
                 .containsEntry("GC_CONTAINER_OPTIONS", "-XX:+UseSerialGC")
                 .containsEntry("MALLOC_ARENA_MAX", "2")
                 .containsEntry("QUARKUS_OPERATOR_SDK_CONCURRENT_RECONCILIATION_THREADS", "10");
@@ -68,9 +68,9 @@ class HelmChartTest {
                 "-XX:ReservedCodeCacheSize=64m").doesNotContain("-XX:TieredStopAtLevel=1").endsWith("-Dquarkus.http.host=0.0.0.0",
                         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
         Container operator = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
-        // the heap (40 % of the limit, 128 MiB) leaves room under the limit for what is not heap
-        assertThat(operator.getResources().getLimits()).containsEntry("memory", new Quantity("320Mi"));
-        assertThat(operator.getResources().getRequests()).containsEntry("memory", new Quantity("192Mi"));
+        // the heap (33 % of the limit, about 127 MiB) leaves room under the limit for what is not heap
+        assertThat(operator.getResources().getLimits()).containsEntry("memory", new Quantity("384Mi"));
+        assertThat(operator.getResources().getRequests()).containsEntry("memory", new Quantity("256Mi"));
 
         RenderedChart custom = render("""
                 jvm: {maxRamPercentage: 60, gc: "-XX:+UseG1GC", options: "-Xss1m", mallocArenaMax: 4}
