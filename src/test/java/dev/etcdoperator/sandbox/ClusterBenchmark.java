@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +20,11 @@ import java.util.concurrent.TimeUnit;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.sandbox.controlplane.Parts;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
@@ -31,11 +37,24 @@ import org.junit.jupiter.api.Test;
 class ClusterBenchmark {
     static final int RUNS = Integer.getInteger("benchmark.runs", 3);
     static final Duration LIMIT = Duration.ofMinutes(3);
+    /**
+     * {@code -Dbenchmark.timeline=true}: the operator logs at DEBUG, and every change of the member pods (phase,
+     * container state, readiness, deletion) is written with the time it was seen, beside the kill and the moments
+     * the cluster was healthy, to target/benchmarks/cluster-timeline.txt: where the time of a run goes.
+     */
+    static final boolean TIMELINE = Boolean.getBoolean("benchmark.timeline");
 
     @Test
     void createAndHealBesideTheBaseline() throws Exception {
         Map<String, List<Double>> figures = new TreeMap<>();
-        try (Sandbox sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-benchmark")))) {
+        Sandbox.Options options = Sandbox.options().stateDir(Path.of("target", "sandbox-benchmark"));
+        if (TIMELINE) {
+            options.operatorProperty("quarkus.log.category.\"dev.etcdoperator\".level", "DEBUG");
+        }
+        Timeline timeline = new Timeline();
+        try (Sandbox sandbox = Sandbox.start(options);
+                Watch watch = TIMELINE ? sandbox.client().pods().inNamespace("default").withLabel("app", "etcd")
+                        .watch(timeline) : null) {
             for (int run = 0; run < RUNS; run++) {
                 String name = "bench" + run;
                 long t0 = System.nanoTime();
@@ -45,19 +64,24 @@ class ClusterBenchmark {
                         metadata: {name: %s, namespace: default}
                         spec: {size: 3, version: 3.5.35}
                         """.formatted(name), EtcdCluster.class)).create();
+                timeline.mark("create " + name);
                 awaitHealthy(sandbox, name);
                 add(figures, "operator create (s)", t0);
+                timeline.mark("healthy " + name);
 
                 List<Pod> pods = sandbox.client().pods().inNamespace("default").withLabel("etcd_cluster", name)
                         .list().getItems();
                 long pid = Long.parseLong(pods.get(0).getStatus().getContainerStatuses().get(0).getContainerID()
                         .replace("sandbox://", ""));
                 long t1 = System.nanoTime();
+                timeline.mark("kill -9 " + pods.get(0).getMetadata().getName());
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
                 await().atMost(LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> sandbox.client().pods()
                         .inNamespace("default").withName(pods.get(0).getMetadata().getName()).get() == null);
+                timeline.mark("old pod gone");
                 awaitHealthy(sandbox, name);
                 add(figures, "operator heal after kill -9 (s)", t1);
+                timeline.mark("healed " + name);
                 sandbox.client().resources(EtcdCluster.class).inNamespace("default").withName(name).delete();
 
                 Map<String, Double> baseline = baseline(run);
@@ -72,6 +96,58 @@ class ClusterBenchmark {
         Files.createDirectories(Path.of("target", "benchmarks"));
         Files.writeString(Path.of("target", "benchmarks", "cluster.txt"), report);
         System.out.println(report);
+        if (TIMELINE) {
+            Files.writeString(Path.of("target", "benchmarks", "cluster-timeline.txt"), timeline.text());
+        }
+    }
+
+    /** Pod changes and marks, each with the wall-clock time it was seen (UTC, milliseconds). */
+    static final class Timeline implements Watcher<Pod> {
+        private final StringBuilder lines = new StringBuilder();
+        private final Map<String, String> last = new HashMap<>();
+
+        synchronized void mark(String what) {
+            lines.append(Instant.now()).append("  --- ").append(what).append('\n');
+        }
+
+        @Override
+        public synchronized void eventReceived(Action action, Pod pod) {
+            String name = pod.getMetadata().getName();
+            String state = action == Action.DELETED ? "deleted" : describe(pod);
+            if (!state.equals(last.put(name, state))) {
+                lines.append(Instant.now()).append("  ").append(name).append(": ").append(state).append('\n');
+            }
+        }
+
+        private static String describe(Pod pod) {
+            var status = pod.getStatus();
+            StringBuilder b = new StringBuilder(status == null || status.getPhase() == null ? "-" : status.getPhase());
+            if (pod.getMetadata().getDeletionTimestamp() != null) {
+                b.append(" deleting");
+            }
+            if (status != null && status.getInitContainerStatuses() != null) {
+                status.getInitContainerStatuses().forEach(c -> b.append(" init:").append(state(c)));
+            }
+            if (status != null && status.getContainerStatuses() != null) {
+                status.getContainerStatuses().forEach(c -> b.append(' ').append(c.getName()).append(':')
+                        .append(state(c)).append(Boolean.TRUE.equals(c.getReady()) ? ",ready" : ""));
+            }
+            return b.toString();
+        }
+
+        private static String state(ContainerStatus c) {
+            var s = c.getState();
+            return s == null ? "-" : s.getRunning() != null ? "running" : s.getTerminated() != null ? "terminated"
+                    : "waiting";
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+        }
+
+        synchronized String text() {
+            return lines.toString();
+        }
     }
 
     private static void awaitHealthy(Sandbox sandbox, String name) {
