@@ -116,8 +116,24 @@ public final class JetcdAdmin implements EtcdAdmin {
                 r.getHeader().getClusterId());
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A member whose linearizable read was answered with "leader changed" (its leader died, and the read waited for
+     * the election) is asked once more: the election is over when that answer comes, and the member is usually
+     * healthy again under the new leader.
+     */
     @Override
     public MemberHealth health(String clientUrl) {
+        MemberHealth first = healthOnce(clientUrl);
+        if (first.healthy() || !EtcdErrors.leaderChanged(first.detail())) {
+            return first;
+        }
+        LOG.debugf("%s: %s; asking again under the new leader", clientUrl, first.detail());
+        return healthOnce(clientUrl);
+    }
+
+    private MemberHealth healthOnce(String clientUrl) {
         MemberStatus status;
         try {
             status = status(clientUrl);
