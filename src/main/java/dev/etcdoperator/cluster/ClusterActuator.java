@@ -22,9 +22,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.jboss.logging.Logger;
 
 /** Carries out the one step the planner chose, and records an Event for every change it makes. */
 final class ClusterActuator {
+    private static final Logger LOG = Logger.getLogger(ClusterActuator.class);
     private final KubernetesClient client;
     private final EventRecorder events;
 
@@ -83,6 +85,15 @@ final class ClusterActuator {
             }
             events.normal(cluster, Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? "MemberReplaced"
                     : "MemberRemoved", remove.describe());
+            if (remove.deleteEndedPod()) {
+                try {
+                    client.pods().inNamespace(o.namespace()).withName(remove.name()).delete();
+                } catch (KubernetesClientException e) {
+                    // the member is removed: its pod is no member now, and a later step deletes it (DeletePod)
+                    LOG.debugf("%s/%s: deleting the ended pod %s failed, left to a later step: %s", o.namespace(),
+                            o.cluster(), remove.name(), e.getMessage());
+                }
+            }
         } else if (step instanceof Step.DeletePod delete) {
             client.pods().inNamespace(o.namespace()).withName(delete.name()).delete();
             if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())) {

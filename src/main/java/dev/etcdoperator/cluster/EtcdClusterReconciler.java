@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -78,7 +79,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * within a second or two, and the next step (promotion, the next member) should not wait a whole second more.
      */
     static final Duration WHILE_STARTING = Duration.ofMillis(250);
-    /** How long after a pod's creation its member counts as starting for {@link #WHILE_STARTING}. */
+    /**
+     * How long after a pod's creation (or the end of a member's container) a wait counts as starting for
+     * {@link #WHILE_STARTING}.
+     */
     static final Duration STARTING_WINDOW = Duration.ofSeconds(30);
     private static final Set<String> STARTING_WAITS = Set.of(Step.Wait.MEMBERS_STARTING, Step.Wait.MEMBER_STARTING,
             Step.Wait.LEARNER_CATCHING_UP, Step.Wait.MEMBER_NOT_HEALTHY);
@@ -189,6 +193,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             ensureServices(cluster);
         }
         ClusterObserver.Observed observed;
+        long observing = System.nanoTime();
         try {
             observed = observer.observe(cluster, pods, claims(cluster), clientTls);
         } catch (IllegalArgumentException e) {
@@ -233,6 +238,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         } else if (!(step instanceof Step.Nothing || step instanceof Step.Paused)) {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
+        long acting = System.nanoTime();
         try {
             actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(), step,
                     seedSnapshot, tlsKeys);
@@ -246,6 +252,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             events.warning(cluster, "StepFailed", step.describe() + " failed: " + e.getMessage()
                     + " The operator retries.");
         }
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("%s/%s: observed in %d ms, acted in %d ms", namespace, name,
+                    (acting - observing) / 1_000_000, (System.nanoTime() - acting) / 1_000_000);
+        }
         if (acted || !(step instanceof Step.RecordSeed)) {
             // a reseed whose request could not be consumed (the annotation changed meanwhile) is not recorded
             statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
@@ -257,18 +267,19 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         recordNews(cluster, ClusterStatusBuilder.REASON_NO_SPACE_ALARM, before, status.getConditions(),
                 ClusterStatusBuilder.OUT_OF_SPACE);
         recordNews(cluster, ClusterStatusBuilder.REASON_LIVE_DATA_OVER_QUOTA, before, status.getConditions());
-        return change.control(cluster).rescheduleAfter(nextCheck(step, acted, newestPod(pods), clock.instant(), interval));
+        return change.control(cluster).rescheduleAfter(nextCheck(step, acted, lastPodChange(pods), clock.instant(), interval));
     }
 
     /**
      * When to look again after a reconcile that chose {@code step}. Pod changes (a pod running, turning ready)
      * trigger a reconcile by themselves; this is for what etcd alone shows (a member answering, a learner caught
      * up, a promotion done). A lost quorum is often a leader election after a member died: it is looked at again
-     * every second, it may be back.
+     * every second, it may be back; every 250 ms within {@link #STARTING_WINDOW} of a pod change (a member's pod
+     * ended: the others are electing a leader).
      *
-     * @param newestPod when the cluster's newest member pod was created, or null
+     * @param lastPodChange when a member pod of the cluster was last created or had a container end, or null
      */
-    static Duration nextCheck(Step step, boolean acted, Instant newestPod, Instant now,
+    static Duration nextCheck(Step step, boolean acted, Instant lastPodChange, Instant now,
             Duration interval) {
         if (step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Refuse
                 || step instanceof Step.AllMembersLost
@@ -276,29 +287,42 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             // a NOSPACE alarm the operator cannot clear waits on a person (or on keys being deleted)
             return interval;
         }
-        if (!acted || step instanceof Step.QuorumLost) {
+        if (!acted) {
             return WHILE_WAITING;
         }
+        boolean recent = lastPodChange != null && !lastPodChange.plus(STARTING_WINDOW).isBefore(now);
+        if (step instanceof Step.QuorumLost) {
+            // just after a member's pod ended (it may have been the leader) the others elect a leader within a
+            // second or two: the replacement starts as soon as a majority answers again
+            return recent ? WHILE_STARTING : WHILE_WAITING;
+        }
         if (step instanceof Step.Wait wait) {
-            boolean starting = STARTING_WAITS.contains(wait.reason()) && newestPod != null
-                    && !newestPod.plus(STARTING_WINDOW).isBefore(now);
-            return starting ? WHILE_STARTING : WHILE_WAITING;
+            return recent && STARTING_WAITS.contains(wait.reason()) ? WHILE_STARTING : WHILE_WAITING;
         }
         return AFTER_CHANGE;
     }
 
-    private static Instant newestPod(List<Pod> pods) {
+    /** When a member pod of the cluster was last created or had a container end; null when not known. */
+    static Instant lastPodChange(List<Pod> pods) {
         Instant newest = null;
         for (Pod pod : pods) {
-            String created = pod.getMetadata().getCreationTimestamp();
-            if (created == null) {
-                continue;
+            List<String> times = new ArrayList<>();
+            times.add(pod.getMetadata().getCreationTimestamp());
+            if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
+                pod.getStatus().getContainerStatuses().stream()
+                        .filter(c -> c.getState() != null && c.getState().getTerminated() != null)
+                        .forEach(c -> times.add(c.getState().getTerminated().getFinishedAt()));
             }
-            try {
-                Instant t = Instant.parse(created);
-                newest = newest == null || t.isAfter(newest) ? t : newest;
-            } catch (DateTimeParseException e) {
-                // not a time: this pod does not count as new
+            for (String time : times) {
+                if (time == null) {
+                    continue;
+                }
+                try {
+                    Instant t = Instant.parse(time);
+                    newest = newest == null || t.isAfter(newest) ? t : newest;
+                } catch (DateTimeParseException e) {
+                    // not a time: it does not count as a change
+                }
             }
         }
         return newest;

@@ -41,6 +41,11 @@ final class EtcdErrors {
         return e.kind() == EtcdAdminException.Kind.NOT_READY;
     }
 
+    /** etcd answered that its leader changed while the request waited (an election ran meanwhile). */
+    static boolean leaderChanged(String message) {
+        return message != null && message.toLowerCase(Locale.ROOT).contains("etcdserver: leader changed");
+    }
+
     static boolean says(EtcdAdminException e, String fragment) {
         return e.getMessage() != null && e.getMessage().toLowerCase(Locale.ROOT).contains(fragment);
     }

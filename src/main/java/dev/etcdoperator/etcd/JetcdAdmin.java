@@ -69,7 +69,9 @@ public final class JetcdAdmin implements EtcdAdmin {
     private final List<String> endpoints;
     private final EtcdClientFactory factory;
     private final EtcdAdminOptions options;
-    private final Client client;
+    /** Replaced after a call through it could not reach any member (see {@link #onCluster}). */
+    private Client client;
+    private boolean closed;
     private final MemberChannels channels;
 
     public JetcdAdmin(List<String> endpoints, EtcdTls tls, EtcdAdminOptions options) {
@@ -88,7 +90,7 @@ public final class JetcdAdmin implements EtcdAdmin {
     @Override
     public List<Member> members() {
         try {
-            return onCluster("list members", () -> client.getClusterClient().listMember(),
+            return onCluster("list members", c -> c.getClusterClient().listMember(),
                     r -> r.getMembers().stream().map(JetcdAdmin::member).toList());
         } catch (EtcdAdminException e) {
             if (!EtcdErrors.says(e, "not supported for learner")) {
@@ -119,8 +121,24 @@ public final class JetcdAdmin implements EtcdAdmin {
                 r.getHeader().getClusterId(), r.getHeader().getRevision());
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A member whose linearizable read was answered with "leader changed" (its leader died, and the read waited for
+     * the election) is asked once more: the election is over when that answer comes, and the member is usually
+     * healthy again under the new leader.
+     */
     @Override
     public MemberHealth health(String clientUrl) {
+        MemberHealth first = healthOnce(clientUrl);
+        if (first.healthy() || !EtcdErrors.leaderChanged(first.detail())) {
+            return first;
+        }
+        LOG.debugf("%s: %s; asking again under the new leader", clientUrl, first.detail());
+        return healthOnce(clientUrl);
+    }
+
+    private MemberHealth healthOnce(String clientUrl) {
         MemberStatus status;
         try {
             status = status(clientUrl);
@@ -217,7 +235,7 @@ public final class JetcdAdmin implements EtcdAdmin {
         boolean[] ambiguous = {false};
         return retrying(what, () -> {
             try {
-                return onCluster(what, () -> client.getClusterClient().addMember(List.of(peer), asLearner),
+                return onCluster(what, c -> c.getClusterClient().addMember(List.of(peer), asLearner),
                         r -> member(r.getMember()));
             } catch (EtcdAdminException e) {
                 if (ambiguous[0] && EtcdErrors.says(e, "already exist")) {
@@ -260,7 +278,7 @@ public final class JetcdAdmin implements EtcdAdmin {
         String what = "remove member " + Long.toHexString(memberId);
         retrying(what, () -> {
             try {
-                return onCluster(what, () -> client.getClusterClient().removeMember(memberId), r -> null);
+                return onCluster(what, c -> c.getClusterClient().removeMember(memberId), r -> null);
             } catch (EtcdAdminException e) {
                 if (EtcdErrors.says(e, "member not found")) {
                     LOG.debugf("%s: not a member (any more)", what);
@@ -273,11 +291,40 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public void close() {
+        Client last;
+        synchronized (this) {
+            closed = true;
+            last = client;
+        }
         try {
-            client.close();
+            last.close();
         } finally {
             channels.close();
         }
+    }
+
+    private synchronized Client client() {
+        if (closed) {
+            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "the connection to " + endpoints
+                    + " is closed", null);
+        }
+        return client;
+    }
+
+    /**
+     * Replaces a client whose call reached no member (refused, reset, no answer in time). gRPC would otherwise keep
+     * such a client's connections in its reconnect backoff (a second and more, growing) although the member may
+     * serve again a moment later, as a seed that was still starting does; a fresh client connects at once.
+     */
+    private void renew(Client failed) {
+        synchronized (this) {
+            if (closed || client != failed) {
+                return;
+            }
+            client = factory.newClient(endpoints);
+        }
+        LOG.debugf("the connection to %s reached no member: opened a fresh one", endpoints);
+        failed.close();
     }
 
     /**
@@ -285,11 +332,17 @@ public final class JetcdAdmin implements EtcdAdmin {
      * serializable reads ("rpc not supported for learner"); the client spreads calls over the endpoints round robin,
      * so such a refusal is tried again, at most once per endpoint.
      */
-    private <R, T> T onCluster(String what, Supplier<CompletableFuture<R>> call, Function<R, T> convert) {
+    private <R, T> T onCluster(String what, Function<Client, CompletableFuture<R>> call, Function<R, T> convert) {
         for (int attempt = 1; ; attempt++) {
+            Client c = client();
             try {
-                return await(what, endpoints, call.get(), convert);
+                return await(what, endpoints, call.apply(c), convert);
             } catch (EtcdAdminException e) {
+                if (e.kind() == EtcdAdminException.Kind.UNAVAILABLE && !EtcdErrors.says(e, "etcdserver:")) {
+                    // no member answered (an answer from etcd names it): the next call goes through a fresh
+                    // client, not one in reconnect backoff
+                    renew(c);
+                }
                 if (!EtcdErrors.says(e, "not supported for learner") || attempt > endpoints.size()) {
                     throw e;
                 }

@@ -3,14 +3,18 @@ package dev.etcdoperator.cluster;
 import static dev.etcdoperator.cluster.EtcdClusterReconciler.AFTER_CHANGE;
 import static dev.etcdoperator.cluster.EtcdClusterReconciler.WHILE_STARTING;
 import static dev.etcdoperator.cluster.EtcdClusterReconciler.WHILE_WAITING;
+import static dev.etcdoperator.cluster.EtcdClusterReconciler.lastPodChange;
 import static dev.etcdoperator.cluster.EtcdClusterReconciler.nextCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.cluster.Step.Wait;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
 class ReconcileScheduleTest {
@@ -48,7 +52,36 @@ class ReconcileScheduleTest {
         }
         assertThat(nextCheck(new Wait(Wait.QUORUM_AT_RISK, "w"), true, created, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
         assertThat(nextCheck(new Wait(Wait.POD_TERMINATING, "w"), true, created, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
-        assertThat(nextCheck(new Step.QuorumLost("q"), true, created, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
         assertThat(WHILE_STARTING).isLessThan(WHILE_WAITING);
+    }
+
+    @Test
+    void aLostQuorumJustAfterAPodChangeIsLookedAtOftenSinceALeaderIsBeingElected() {
+        Step lost = new Step.QuorumLost("q");
+        assertThat(nextCheck(lost, true, NOW.minusSeconds(1), NOW, INTERVAL)).isEqualTo(WHILE_STARTING);
+        // a quorum lost for longer is not polled that often
+        assertThat(nextCheck(lost, true, NOW.minusSeconds(31), NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
+        assertThat(nextCheck(lost, true, null, NOW, INTERVAL)).isEqualTo(WHILE_WAITING);
+    }
+
+    @Test
+    void theLastPodChangeIsTheNewestCreationOrContainerEnd() {
+        Pod old = pod("2026-11-30T09:00:00Z", null);
+        Pod ended = pod("2026-11-30T09:00:10Z", "2026-11-30T09:59:58Z");
+        Pod created = pod("2026-11-30T09:59:50Z", null);
+        assertThat(lastPodChange(List.of(old, created))).isEqualTo(Instant.parse("2026-11-30T09:59:50Z"));
+        // a member's container ended: that is the change to look at
+        assertThat(lastPodChange(List.of(old, ended, created))).isEqualTo(Instant.parse("2026-11-30T09:59:58Z"));
+        assertThat(lastPodChange(List.of(pod("not a time", "neither")))).isNull();
+        assertThat(lastPodChange(List.of())).isNull();
+    }
+
+    private static Pod pod(String created, String ended) {
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName("p").withCreationTimestamp(created).endMetadata();
+        if (ended != null) {
+            pod.withNewStatus().addNewContainerStatus().withName("etcd").withNewState().withNewTerminated()
+                    .withFinishedAt(ended).withExitCode(137).endTerminated().endState().endContainerStatus().endStatus();
+        }
+        return pod.build();
     }
 }

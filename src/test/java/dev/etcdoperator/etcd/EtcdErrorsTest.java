@@ -26,6 +26,18 @@ class EtcdErrorsTest {
     }
 
     @Test
+    void aReadThatWaitedForAnElectionIsToldApart() {
+        EtcdAdminException e = translate(Status.UNAVAILABLE.withDescription("etcdserver: leader changed").asRuntimeException());
+        assertThat(EtcdErrors.leaderChanged(e.getMessage())).isTrue();
+        for (String other : new String[] {"etcdserver: request timed out", "etcdserver: no leader",
+            "io exception (ConnectException: Connection refused)", "no answer within 5000 ms"}) {
+            assertThat(EtcdErrors.leaderChanged(translate(Status.UNAVAILABLE.withDescription(other).asRuntimeException())
+                    .getMessage())).as(other).isFalse();
+        }
+        assertThat(EtcdErrors.leaderChanged(null)).isFalse();
+    }
+
+    @Test
     void etcdRefusingTheRequestIsRejected() {
         EtcdAdminException e = translate(Status.NOT_FOUND.withDescription("etcdserver: member not found").asRuntimeException());
         assertThat(e.kind()).isEqualTo(EtcdAdminException.Kind.REJECTED);

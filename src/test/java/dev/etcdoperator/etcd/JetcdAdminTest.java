@@ -2,6 +2,7 @@ package dev.etcdoperator.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -135,7 +136,9 @@ class JetcdAdminTest {
             assertThat(m.learner()).isFalse();
             assertThat(m.started()).isTrue();
         });
-        assertThat(admin.status(second.clientUrl()).learner()).isFalse();
+        // the promotion is committed by the leader; the member itself applies it a moment later
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> !admin.status(second.clientUrl()).learner());
         MemberHealth voterHealth = admin.health(second.clientUrl());
         assertThat(voterHealth.healthy()).as(voterHealth.detail()).isTrue();
         admin.promote(added.id()); // already a voter: nothing to do
@@ -245,6 +248,24 @@ class JetcdAdminTest {
             long start = System.nanoTime();
             assertThat(stuck.health(silent).healthy()).isFalse();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CALL_TIMEOUT.plusSeconds(2));
+        }
+    }
+
+    /**
+     * A seed whose pod runs before etcd listens refuses the first calls. Once it serves, the next call through the
+     * same admin answers: it does not fail on while gRPC's reconnect backoff (a second or more) of the refused
+     * connection runs out.
+     */
+    @Test
+    @Order(8)
+    void aMemberThatRefusedAtFirstAnswersTheNextCallOnceItServes() {
+        String late = etcd.client(252);
+        try (EtcdAdmin admin = new JetcdAdmin(List.of(late), null, OPTIONS)) {
+            EtcdAdminException refused = assertFailsWithinTheTimeout(admin::members);
+            assertThat(refused.kind()).isEqualTo(EtcdAdminException.Kind.UNAVAILABLE);
+            EtcdProcesses.Node node = etcd.startSeed("late", 252);
+            etcd.awaitHealthy(admin, node, Duration.ofSeconds(15));
+            assertThat(admin.members()).singleElement().extracting(Member::name).isEqualTo("late");
         }
     }
 

@@ -65,8 +65,10 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * <li>Persistent, a started member's pod has ended and the member is unhealthy: {@link DeletePod} so that
  *   rule 3 recreates it on its data; also without quorum, for the same reason.</li>
  * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
- * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe, else {@link Wait} {@code QuorumAtRisk}. A
- *   later observation adds a fresh member (rule 13): that is a replacement.</li>
+ * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe (with its ended pod, if it has one, deleted
+ *   in the same step), else {@link Wait} {@code QuorumAtRisk}. A later observation adds a fresh member (rule 13):
+ *   that is a replacement. A member is dead only by its pod (gone, or ended), never by its health: a member that
+ *   does not answer for a while (a leader election, a slow disk) is waited for, not replaced.</li>
  * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}. Then, while etcd's NOSPACE alarm is raised, what
  *   {@link SpacePlanner} says: compact, defragment the members one at a time, disarm.</li>
  * <li>More members than {@code spec.size} and a learner among them: {@link RemoveMember} the learner.</li>
@@ -265,8 +267,9 @@ public final class ClusterPlanner {
         // 6. dead members
         for (Seat s : seats) {
             if (dead(o, s)) {
+                // its pod, if any, has ended (a dead member's live pod is a stopped one): it goes with the member
                 return safeToRemove(s, seats)
-                        ? new RemoveMember(s.member().id(), label(s), RemoveMember.DEAD_MEMBER)
+                        ? new RemoveMember(s.member().id(), label(s), RemoveMember.DEAD_MEMBER, s.podStopped())
                         : quorumAtRisk(s, seats, "dead member");
             }
         }

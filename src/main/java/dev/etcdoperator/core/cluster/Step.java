@@ -101,17 +101,28 @@ public sealed interface Step {
         }
     }
 
-    /** Remove a member from etcd; its pod goes in a later step ({@link DeletePod}) once it is no member. */
-    record RemoveMember(long id, String name, String reason) implements Step {
+    /**
+     * Remove a member from etcd; its pod goes in a later step ({@link DeletePod}) once it is no member. With
+     * {@code deleteEndedPod}, the pod of a dead member, which has ended and never runs again (its restart policy is
+     * {@code Never}), is deleted right after the removal, in the same step: not a membership change, and the fresh
+     * member that replaces it need not wait for one more look.
+     */
+    record RemoveMember(long id, String name, String reason, boolean deleteEndedPod) implements Step {
         /** The cluster is larger than {@code spec.size}. */
         public static final String SCALE_DOWN = "ScaleDown";
         /** The member is dead; a later step adds a fresh one (a replacement). */
         public static final String DEAD_MEMBER = "DeadMember";
 
+        /** A removal that leaves the member's pod to a later step. */
+        public RemoveMember(long id, String name, String reason) {
+            this(id, name, reason, false);
+        }
+
         @Override
         public String describe() {
             return DEAD_MEMBER.equals(reason)
-                    ? "Removing dead member " + name + " (" + Long.toHexString(id) + "); a fresh member replaces it next."
+                    ? "Removing dead member " + name + " (" + Long.toHexString(id) + ")"
+                            + (deleteEndedPod ? " and deleting its ended pod" : "") + "; a fresh member replaces it next."
                     : "Removing member " + name + " (" + Long.toHexString(id) + ") to scale down.";
         }
     }

@@ -231,6 +231,13 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The member answers again and is healthy ({@code leader}: it is the leader). */
+    ClusterFixture answers(String name, boolean leader) {
+        long id = id(name);
+        health.put(id, new MemberHealth(id, true, leader, version, 1000));
+        return this;
+    }
+
     /** Pod gone and member silent: what a crashed non-persistent member looks like. */
     ClusterFixture dead(String name) {
         return podGone(name).unhealthy(name);
@@ -336,7 +343,9 @@ final class ClusterFixture {
             EtcdMember m = members.remove(r.name());
             boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
             health.remove(m.id());
-            if (pods.containsKey(r.name()) && !pods.get(r.name()).terminating()) {
+            if (r.deleteEndedPod()) {
+                pods.remove(r.name());
+            } else if (pods.containsKey(r.name()) && !pods.get(r.name()).terminating()) {
                 podStopped(r.name());
             }
             if (wasLeader && !members.isEmpty()) {

@@ -245,12 +245,75 @@ class ClusterPlannerTest {
     }
 
     @Test
-    void aMemberWhosePodStoppedIsDeadWithoutClaims() {
+    void aMemberWhosePodStoppedIsDeadWithoutClaimsAndGoesWithItsPodInOneStep() {
         ClusterFixture f = running(3, V).podStopped("demo-b").unhealthy("demo-b");
         Step first = plan(f);
-        assertThat(first).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER));
+        assertThat(first).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
+        assertThat(first.describe()).isEqualTo("Removing dead member demo-b (" + Long.toHexString(f.id("demo-b"))
+                + ") and deleting its ended pod; a fresh member replaces it next.");
         f.apply(first);
+        // the replacement is added at the next look, with no step in between for the old pod
+        assertThat(plan(f)).isInstanceOfSatisfying(AddMember.class,
+                a -> assertThat(a.name()).isNotIn("demo-a", "demo-b", "demo-c"));
+    }
+
+    @Test
+    void aDeadMemberWhosePodIsGoneLeavesNoPodToDelete() {
+        ClusterFixture f = running(3, V).dead("demo-b");
+        assertThat(plan(f)).isInstanceOfSatisfying(RemoveMember.class, r -> {
+            assertThat(r.deleteEndedPod()).isFalse();
+            assertThat(r.describe()).doesNotContain("pod");
+        });
+    }
+
+    @Test
+    void aRemovedMemberWhosePodIsLeftGetsItDeletedLater() {
+        // the removal went through but deleting the pod did not (or an older operator removed it): rule 7
+        ClusterFixture f = running(3, V).podStopped("demo-b").unhealthy("demo-b");
+        f.apply(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER));
         assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void aLearnerWhosePodEndedIsRemovedWithItsPodEvenThoughItNeverVoted() {
+        ClusterFixture f = running(3, V).size(4).learner("demo-d", true, 1000).podStopped("demo-d")
+                .unhealthy("demo-d");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-d"), "demo-d", RemoveMember.DEAD_MEMBER, true));
+    }
+
+    /**
+     * A member is declared dead by its pod alone. While the others elect a new leader after the old one's pod ended,
+     * none of them answers health checks: nothing is removed until a majority answers again, and then only the
+     * member whose pod ended.
+     */
+    @Test
+    void afterTheLeadersPodEndsNothingIsRemovedUntilANewLeaderIsElected() {
+        ClusterFixture f = running(3, V).leader("demo-a").podStopped("demo-a").unhealthy("demo-a")
+                .sick("demo-b").sick("demo-c");
+        assertThat(plan(f)).isInstanceOf(QuorumLost.class);
+        // one of the two answers: still fewer than a majority of the three voters
+        f.answers("demo-b", true);
+        assertThat(plan(f)).isInstanceOf(QuorumLost.class);
+        f.answers("demo-c", false);
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-a"), "demo-a", RemoveMember.DEAD_MEMBER, true));
+    }
+
+    /** Members that do not answer for a while but whose pods run are waited for, never replaced. */
+    @Test
+    void aSlowOrUnreachableMemberIsNeverDeclaredDead() {
+        // one voter silent, its pod running: the others keep quorum, nothing is removed or added
+        assertThat(plan(running(3, V).sick("demo-c"))).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY));
+        assertThat(plan(running(3, V).unhealthy("demo-c"))).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY));
+        // every voter silent (an election, a partition): quorum lost, nothing changed
+        assertThat(plan(running(3, V).sick("demo-a").sick("demo-b").sick("demo-c"))).isInstanceOf(QuorumLost.class);
+        // a pod not running yet (pending, initializing) is starting, not dead
+        assertThat(plan(running(3, V).podStarting("demo-c").unhealthy("demo-c"))).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+        // a pod being deleted (its node lost, a person deleting it) with a claim: away, recreated on its data
+        assertThat(plan(running(3, V).persistent().podTerminating("demo-c").unhealthy("demo-c")))
+                .isNotInstanceOf(RemoveMember.class);
     }
 
     @Test
