@@ -7,6 +7,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.TlsSecretKeys;
+import dev.etcdoperator.core.backup.EndpointNames;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -37,7 +38,7 @@ final class BackupRequests {
         EtcdTls tls = spec.getClientTLSSecret() == null ? null : clientTls(namespace, spec.getClientTLSSecret(),
                 "spec.clientTLSSecret");
         if (spec.getEtcdEndpoints() != null && !spec.getEtcdEndpoints().isEmpty()) {
-            List<String> endpoints = spec.getEtcdEndpoints().stream().map(BackupRequests::withScheme).toList();
+            List<String> endpoints = spec.getEtcdEndpoints().stream().map(e -> EndpointNames.resolve(e, namespace)).toList();
             return new BackupRequest(endpoints, tls, s3, location, owner, "", null);
         }
         String clusterName = spec.getEtcdCluster().getName();
@@ -74,8 +75,4 @@ final class BackupRequests {
     }
 
     /** Users write endpoints as in etcdctl, with or without a scheme. */
-    static String withScheme(String endpoint) {
-        String e = endpoint.strip();
-        return e.contains("://") ? e : "http://" + e;
-    }
 }
