@@ -180,7 +180,7 @@ public sealed interface Step {
             return FRAGMENTED.equals(reason)
                     ? "Defragmenting " + (leader ? "the leader " : "member ") + name + ": " + fragmentedBytes
                             + " bytes of its database file are free, past spec.etcd.defragmentation's threshold"
-                            + " (one member at a time, followers first, the leader last; its writes pause meanwhile)."
+                            + " (one member at a time, followers first, the leader last; the member serves nothing meanwhile)."
                     : "Defragmenting " + (leader ? "the leader " : "member ") + name + " to give the space the"
                             + " compaction freed back (one member at a time, followers first, the leader last).";
         }
