@@ -119,7 +119,9 @@ final class ClusterActuator {
                 after = "was " + before + " bytes before";
             }
             events.normal(cluster, "MemberDefragmented", "Defragmented " + (defragment.leader() ? "the leader " : "member ")
-                    + defragment.name() + ": its database " + after + " (quota " + o.space().quotaBytes() + ").");
+                    + defragment.name() + ": its database " + after + " (quota " + o.space().quotaBytes() + ")"
+                    + (Step.DefragmentMember.FRAGMENTED.equals(defragment.reason()) ? "; " + defragment.fragmentedBytes()
+                            + " bytes of it were free, past spec.etcd.defragmentation's threshold." : "."));
         } else if (step instanceof Step.DisarmNoSpace disarm) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to disarm through"));
             for (MemberAlarm alarm : disarm.alarms()) {

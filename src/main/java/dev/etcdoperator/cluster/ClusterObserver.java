@@ -13,12 +13,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
+import dev.etcdoperator.api.v1beta2.Defragmentation;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
+import dev.etcdoperator.core.cluster.FragmentationThreshold;
 import dev.etcdoperator.core.cluster.MemberAlarm;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
@@ -179,7 +181,14 @@ final class ClusterObserver {
         SpaceRecoveries.Progress done = space.of(key(cluster.getMetadata().getNamespace(),
                 cluster.getMetadata().getName()), cluster.getMetadata().getUid());
         return new DatabaseSpace(alarms, quotaBytes(cluster.getSpec()), revision, done.compactedRevision(),
-                done.defragmented());
+                done.defragmented(), fragmentationThreshold(cluster.getSpec()));
+    }
+
+    /** {@code spec.etcd.defragmentation} with its defaults; null when not set. */
+    static FragmentationThreshold fragmentationThreshold(EtcdClusterSpec spec) {
+        Defragmentation d = spec.getEtcd() == null ? null : spec.getEtcd().getDefragmentation();
+        return d == null ? null : new FragmentationThreshold(d.minFragmentedBytesOrDefault(),
+                d.minFragmentedPercentOrDefault());
     }
 
     /**

@@ -41,7 +41,8 @@ public class SpaceRecoveries {
         if (step instanceof Step.CompactKeyspace compact) {
             uidByKey.put(key, uid);
             byCluster.put(key, new Progress(compact.revision(), Set.of()));
-        } else if (step instanceof Step.DefragmentMember defragment) {
+        } else if (step instanceof Step.DefragmentMember defragment
+                && Step.DefragmentMember.NO_SPACE.equals(defragment.reason())) {
             uidByKey.put(key, uid);
             byCluster.compute(key, (k, p) -> {
                 Progress before = p == null ? NONE : p;

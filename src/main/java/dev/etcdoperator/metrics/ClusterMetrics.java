@@ -54,6 +54,9 @@ public class ClusterMetrics {
     /** The alarm types etcd knows; each member has a series for each, at 0 while it is not raised. */
     static final List<String> ALARMS = List.of("NOSPACE", "CORRUPT");
     public static final String REASON = "reason";
+    /** Why a member was defragmented: under the NOSPACE alarm, or past {@code spec.etcd.defragmentation}'s threshold. */
+    static final List<String> DEFRAGMENTATION_REASONS = List.of(Step.DefragmentMember.NO_SPACE,
+            Step.DefragmentMember.FRAGMENTED);
     public static final String STEP = "step";
 
     private static final Map<String, String> HELP = Map.ofEntries(
@@ -75,7 +78,8 @@ public class ClusterMetrics {
             Map.entry(MEMBER_RAFT_INDEX, "The member's raft index"),
             Map.entry(MEMBER_ALARM, "1 while etcd holds the alarm for the member, else 0"),
             Map.entry(COMPACTIONS, "Compactions the operator made to free space under the NOSPACE alarm"),
-            Map.entry(DEFRAGMENTATIONS, "Members the operator defragmented to free space"),
+            Map.entry(DEFRAGMENTATIONS, "Members the operator defragmented, by reason: NoSpace (under the NOSPACE "
+                    + "alarm) or Fragmented (past spec.etcd.defragmentation's threshold)"),
             Map.entry(DISARMS, "NOSPACE alarms the operator disarmed once the members were back under their quota"));
 
     private record Key(String namespace, String cluster) {
@@ -166,8 +170,8 @@ public class ClusterMetrics {
             counter = UPGRADES;
         } else if (step instanceof Step.CompactKeyspace) {
             counter = COMPACTIONS;
-        } else if (step instanceof Step.DefragmentMember) {
-            counter = DEFRAGMENTATIONS;
+        } else if (step instanceof Step.DefragmentMember defragment) {
+            counter(DEFRAGMENTATIONS, new Key(namespace, cluster).tags().and(REASON, defragment.reason())).increment();
         } else if (step instanceof Step.DisarmNoSpace) {
             counter = DISARMS;
         }
@@ -206,9 +210,11 @@ public class ClusterMetrics {
         gauge(QUORUM, tags, health, h -> h.quorum() ? 1 : 0);
         gauge(HAS_LEADER, tags, health, h -> h.leader() ? 1 : 0);
         // at zero from the start, so that the first change shows as an increase
-        for (String name : new String[] { ADDITIONS, REMOVALS, REPLACEMENTS, UPGRADES, COMPACTIONS, DEFRAGMENTATIONS,
-                DISARMS }) {
+        for (String name : new String[] { ADDITIONS, REMOVALS, REPLACEMENTS, UPGRADES, COMPACTIONS, DISARMS }) {
             counter(name, tags);
+        }
+        for (String reason : DEFRAGMENTATION_REASONS) {
+            counter(DEFRAGMENTATIONS, tags.and(REASON, reason));
         }
         return health;
     }

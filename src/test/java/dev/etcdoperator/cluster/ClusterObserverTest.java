@@ -11,6 +11,7 @@ import java.util.Set;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
+import dev.etcdoperator.core.cluster.FragmentationThreshold;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -93,5 +94,26 @@ class ClusterObserverTest {
         assertThat(quota("{size: 3, pod: {etcdEnv: [{name: ETCD_QUOTA_BACKEND_BYTES, value: 8GB}]}}"))
                 .isEqualTo(DatabaseSpace.DEFAULT_QUOTA_BYTES);
         assertThat(quota("{size: 3}")).isEqualTo(2L << 30);
+    }
+
+    private static FragmentationThreshold threshold(String spec) {
+        return ClusterObserver.fragmentationThreshold(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: demo, namespace: prod}
+                spec: %s
+                """.formatted(spec), EtcdCluster.class).getSpec());
+    }
+
+    @Test
+    void theDefragmentationThresholdIsOffUnlessSetAndTakesItsDefaults() {
+        assertThat(threshold("{size: 3}")).isNull();
+        assertThat(threshold("{size: 3, etcd: {quotaBackendBytes: 4194304}}")).isNull();
+        assertThat(threshold("{size: 3, etcd: {defragmentation: {}}}"))
+                .isEqualTo(new FragmentationThreshold(100L << 20, 50));
+        assertThat(threshold("{size: 3, etcd: {defragmentation: {minFragmentedBytes: 1048576}}}"))
+                .isEqualTo(new FragmentationThreshold(1L << 20, 50));
+        assertThat(threshold("{size: 3, etcd: {defragmentation: {minFragmentedBytes: 2097152, minFragmentedPercent: 10}}}"))
+                .isEqualTo(new FragmentationThreshold(2L << 20, 10));
     }
 }

@@ -146,7 +146,17 @@ class ClusterMetricsTest {
         metrics.acted("ns", "a", new Step.DefragmentMember(2, "a-2", true));
         metrics.acted("ns", "a", new Step.DisarmNoSpace(List.of(), "disarmed"));
         assertThat(counter(ClusterMetrics.COMPACTIONS, "a")).isEqualTo(1);
-        assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a")).isEqualTo(2);
+        assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "NoSpace")).isEqualTo(2);
+        assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "Fragmented")).as("there from the start")
+                .isZero();
         assertThat(counter(ClusterMetrics.DISARMS, "a")).isEqualTo(1);
+    }
+
+    @Test
+    void defragmentationsPastTheThresholdAreCountedApart() {
+        metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
+        metrics.acted("ns", "a", new Step.DefragmentMember(1, "a-1", false, Step.DefragmentMember.FRAGMENTED, 5000));
+        assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "Fragmented")).isEqualTo(1);
+        assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "NoSpace")).isZero();
     }
 }

@@ -119,7 +119,9 @@ class EtcdClusterSpaceIT {
             assertThat(m.value("etcd_operator_cluster_compactions_total", "namespace", NS, "etcd_cluster", NAME))
                     .isGreaterThanOrEqualTo(1);
             assertThat(m.value("etcd_operator_cluster_member_defragmentations_total", "namespace", NS,
-                    "etcd_cluster", NAME)).isGreaterThanOrEqualTo(3);
+                    "etcd_cluster", NAME, "reason", "NoSpace")).isGreaterThanOrEqualTo(3);
+            assertThat(m.value("etcd_operator_cluster_member_defragmentations_total", "namespace", NS,
+                    "etcd_cluster", NAME, "reason", "Fragmented")).isZero();
             assertThat(m.value("etcd_operator_cluster_alarm_disarms_total", "namespace", NS, "etcd_cluster", NAME))
                     .isEqualTo(1);
         });

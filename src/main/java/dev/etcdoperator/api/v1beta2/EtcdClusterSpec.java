@@ -39,7 +39,8 @@ public class EtcdClusterSpec {
     @JsonPropertyDescription("Policy for the member pods.")
     private PodPolicy pod;
 
-    @JsonPropertyDescription("Additive: settings of etcd itself (database quota, auto-compaction), passed to every member as flags.")
+    @JsonPropertyDescription("Additive: settings of etcd itself (database quota, auto-compaction), passed to every member "
+            + "as flags, and when the operator defragments members (defragmentation).")
     private EtcdSettings etcd;
 
     @JsonProperty("TLS")

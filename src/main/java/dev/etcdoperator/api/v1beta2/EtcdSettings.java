@@ -9,8 +9,8 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /**
- * Additive: settings of etcd itself that the operator passes to every member as command-line flags. Each one left
- * out keeps etcd's default.
+ * Additive: settings of etcd itself that the operator passes to every member as command-line flags (each one left
+ * out keeps etcd's default), and when the operator defragments members.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.autoCompactionMode) || self.autoCompactionMode != 'revision'"
@@ -38,6 +38,12 @@ public class EtcdSettings {
             + "number of hours; for revision, a number of revisions. 0 turns auto-compaction off (etcd's default).")
     private String autoCompactionRetention;
 
+    @JsonPropertyDescription("Not an etcd flag: the operator defragments a member whose database file holds much free "
+            + "space (both thresholds passed), one member at a time, followers first and the leader last, only while "
+            + "every member is healthy and the others are a majority, and never during a NOSPACE recovery, a scaling, "
+            + "an upgrade or a member replacement. A member serves nothing while it is defragmented. Absent: off.")
+    private Defragmentation defragmentation;
+
     public Long getQuotaBackendBytes() {
         return quotaBackendBytes;
     }
@@ -52,6 +58,14 @@ public class EtcdSettings {
 
     public void setAutoCompactionMode(String autoCompactionMode) {
         this.autoCompactionMode = autoCompactionMode;
+    }
+
+    public Defragmentation getDefragmentation() {
+        return defragmentation;
+    }
+
+    public void setDefragmentation(Defragmentation defragmentation) {
+        this.defragmentation = defragmentation;
     }
 
     public String getAutoCompactionRetention() {

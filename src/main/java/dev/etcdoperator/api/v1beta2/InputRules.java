@@ -76,6 +76,12 @@ public final class InputRules {
     /** {@code spec.etcd.quotaBackendBytes}: 1 MiB to 8 GiB (etcd warns above 8 GiB). */
     public static final long MIN_QUOTA_BACKEND_BYTES = 1L << 20;
     public static final long MAX_QUOTA_BACKEND_BYTES = 8L << 30;
+    /** {@code spec.etcd.defragmentation.minFragmentedBytes}: 1 MiB to 8 GiB, the range of the quota. */
+    public static final long MIN_FRAGMENTED_BYTES = 1L << 20;
+    public static final long MAX_FRAGMENTED_BYTES = 8L << 30;
+    /** {@code spec.etcd.defragmentation.minFragmentedPercent}. */
+    public static final long MIN_FRAGMENTED_PERCENT = 1;
+    public static final long MAX_FRAGMENTED_PERCENT = 100;
     /**
      * {@code spec.etcd.autoCompactionRetention}: a number (hours for periodic, revisions for revision), or a duration
      * of hours, minutes and seconds in that order ({@code 1h30m}, {@code 45m}, {@code 90s}).

@@ -87,6 +87,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   than a majority ({@link Wait} {@code QuorumAtRisk}).</li>
  * <li>A member is away: {@link Wait} {@code PodTerminating} (the status builder reports a pod terminating longer
  *   than {@link #STUCK_AFTER} past its deletion timestamp for a person).</li>
+ * <li>{@code spec.etcd.defragmentation} is set and a member's free space passes its threshold: what
+ *   {@link DefragmentationPlanner} says ({@link Step.DefragmentMember} {@code Fragmented}, followers first, the leader
+ *   last, only with three voters or more, all healthy).</li>
  * <li>Else {@link Nothing}.</li>
  * </ol>
  * New pods (seed, added, recreated) run the lowest version the cluster runs (so a refused or pending upgrade is
@@ -346,7 +349,8 @@ public final class ClusterPlanner {
                     + " member" + (away.size() > 1 ? "s are" : " is") + " then recreated on " + (away.size() > 1
                     ? "their claims" : "its claim") + ". Everything else is done.");
         }
-        return version;
+        // 16. routine defragmentation, once nothing else is left to do
+        return DefragmentationPlanner.plan(o, seats).orElse(version);
     }
 
     private Step planVersion(ClusterObservation o, List<Seat> seats) {

@@ -78,6 +78,13 @@ public final class ClusterStatusBuilder {
     /** The alarm went without the operator disarming it (a person did). */
     public static final String REASON_ALARM_GONE = "NoSpaceAlarmGone";
 
+    /** Additive, while {@code spec.etcd.defragmentation} is set: True while a member is being defragmented for it. */
+    public static final String DEFRAGMENTING = "Defragmenting";
+    public static final String REASON_DEFRAGMENTING_MEMBER = "DefragmentingMember";
+    public static final String REASON_NO_MEMBER_FRAGMENTED = "NoMemberFragmented";
+    public static final String REASON_DEFRAGMENTATION_ON_HOLD = "DefragmentationOnHold";
+    public static final String REASON_DEFRAGMENTATION_OFF = "DefragmentationOff";
+
     private static final String READY_TYPE = Readiness.CONDITION;
     /** Reasons of a False Recovering, Scaling or Upgrading condition that leave nothing to do. */
     private static final Set<String> SETTLED = Set.of("NoFailedMembers", "SizeReached",
@@ -135,6 +142,7 @@ public final class ClusterStatusBuilder {
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
         outOfSpace(status, o, seats, step).ifPresent(c -> set(status, c, generation));
+        defragmenting(status, o, seats, step).ifPresent(c -> set(status, c, generation));
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
         Condition ready = ready(status, o.desiredSize());
         readiness.set(status, Conditions.TRUE.equals(ready.getStatus()), ready.getReason(), ready.getMessage(),
@@ -367,6 +375,36 @@ public final class ClusterStatusBuilder {
         return Optional.of(condition(OUT_OF_SPACE, true, REASON_NO_SPACE_ALARM, "etcd's NOSPACE alarm is raised"
                 + " (by " + String.join(", ", raisedBy) + "): the cluster refuses writes until it is disarmed. "
                 + (freeing ? step.describe() : "Freeing space waits: " + step.describe())));
+    }
+
+    /**
+     * {@code Defragmenting}: True while a member is defragmented for {@code spec.etcd.defragmentation}; False with
+     * what holds it back otherwise. Absent while the field was never set.
+     */
+    private static Optional<Condition> defragmenting(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats,
+            Step step) {
+        FragmentationThreshold threshold = o.space().defragmentation();
+        if (threshold == null) {
+            return Conditions.find(status.getConditions(), DEFRAGMENTING).map(c -> condition(DEFRAGMENTING, false,
+                    REASON_DEFRAGMENTATION_OFF, "spec.etcd.defragmentation is not set: members are defragmented only"
+                            + " to free space under the NOSPACE alarm."));
+        }
+        if (step instanceof DefragmentMember d && DefragmentMember.FRAGMENTED.equals(d.reason())) {
+            return Optional.of(condition(DEFRAGMENTING, true, REASON_DEFRAGMENTING_MEMBER, d.describe()));
+        }
+        List<String> fragmented = DefragmentationPlanner.fragmented(o, seats).stream().map(Seat::name).toList();
+        if (fragmented.isEmpty()) {
+            return Optional.of(condition(DEFRAGMENTING, false, REASON_NO_MEMBER_FRAGMENTED, "No member's free space"
+                    + " passes the threshold of " + threshold.describe() + "."));
+        }
+        String which = "The free space of " + String.join(", ", fragmented) + " passes the threshold of "
+                + threshold.describe() + ", ";
+        return Optional.of(condition(DEFRAGMENTING, false, REASON_DEFRAGMENTATION_ON_HOLD, step instanceof Nothing
+                && !DefragmentationPlanner.safe(seats)
+                        ? which + "but a member is defragmented only while the other healthy voting members are a"
+                                + " majority: a cluster of fewer than three voting members is not defragmented by the"
+                                + " operator."
+                        : which + "but defragmentation waits until nothing else is in progress: " + step.describe()));
     }
 
     /** Waits that are about a member in trouble rather than one being added. */

@@ -12,12 +12,20 @@ import java.util.Set;
  * @param revision          the highest store revision a member reported; 0 when unknown
  * @param compactedRevision the revision the operator last compacted the keyspace to, while freeing space; 0 for none
  * @param defragmented      the members defragmented since that compaction
+ * @param defragmentation   when to defragment a member outside a NOSPACE recovery ({@code spec.etcd.defragmentation});
+ *                          null when off
  */
 public record DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revision, long compactedRevision,
-        Set<Long> defragmented) {
+        Set<Long> defragmented, FragmentationThreshold defragmentation) {
     /** etcd's default quota, 2 GiB. */
     public static final long DEFAULT_QUOTA_BYTES = 2L << 30;
     public static final DatabaseSpace NONE = new DatabaseSpace(List.of(), DEFAULT_QUOTA_BYTES, 0, 0, Set.of());
+
+    /** Without defragmentation outside a NOSPACE recovery. */
+    public DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revision, long compactedRevision,
+            Set<Long> defragmented) {
+        this(alarms, quotaBytes, revision, compactedRevision, defragmented, null);
+    }
 
     public DatabaseSpace {
         alarms = List.copyOf(alarms == null ? List.of() : alarms);

@@ -162,16 +162,38 @@ public sealed interface Step {
         }
     }
 
-    /** Defragment one member's database (it serves nothing meanwhile), giving the space compaction freed back. */
-    record DefragmentMember(long id, String name, boolean leader) implements Step {
+    /**
+     * Defragment one member's database (it serves nothing meanwhile), giving back the space compaction freed: under
+     * the NOSPACE alarm ({@link #NO_SPACE}), or because its free space passed {@code spec.etcd.defragmentation}'s
+     * threshold ({@link #FRAGMENTED}).
+     *
+     * @param fragmentedBytes what the member's file held free when planned (0 when not known)
+     */
+    record DefragmentMember(long id, String name, boolean leader, String reason, long fragmentedBytes)
+            implements Step {
+        /** Freeing space while the NOSPACE alarm is raised. */
+        public static final String NO_SPACE = "NoSpace";
+        /** The member's free space passed the threshold of {@code spec.etcd.defragmentation}. */
+        public static final String FRAGMENTED = "Fragmented";
+
         public DefragmentMember {
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        /** Under the NOSPACE alarm. */
+        public DefragmentMember(long id, String name, boolean leader) {
+            this(id, name, leader, NO_SPACE, 0);
         }
 
         @Override
         public String describe() {
-            return "Defragmenting " + (leader ? "the leader " : "member ") + name + " to give the space the compaction"
-                    + " freed back (one member at a time, followers first, the leader last).";
+            return FRAGMENTED.equals(reason)
+                    ? "Defragmenting " + (leader ? "the leader " : "member ") + name + ": " + fragmentedBytes
+                            + " bytes of its database file are free, past spec.etcd.defragmentation's threshold"
+                            + " (one member at a time, followers first, the leader last; the member serves nothing meanwhile)."
+                    : "Defragmenting " + (leader ? "the leader " : "member ") + name + " to give the space the"
+                            + " compaction freed back (one member at a time, followers first, the leader last).";
         }
     }
 

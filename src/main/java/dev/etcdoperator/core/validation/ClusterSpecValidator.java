@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
+import dev.etcdoperator.api.v1beta2.Defragmentation;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.InputRules;
@@ -185,6 +186,7 @@ public final class ClusterSpecValidator {
                 && !REVISION_RETENTION.matcher(retention).matches()) {
             checks.fail("spec.etcd", InputRules.REVISION_RETENTION_MESSAGE + ", got " + Checks.quote(retention));
         }
+        defragmentation(checks, etcd.getDefragmentation());
         Map<String, Object> flagsByEnv = new TreeMap<>();
         flagsByEnv.put("ETCD_QUOTA_BACKEND_BYTES", quota);
         flagsByEnv.put("ETCD_AUTO_COMPACTION_MODE", mode);
@@ -196,6 +198,25 @@ public final class ClusterSpecValidator {
                 checks.fail("spec.pod.etcdEnv[" + i + "].name", name + " sets what spec.etcd."
                         + settingOf(name) + " sets; etcd refuses both together: keep one");
             }
+        }
+    }
+
+    private static void defragmentation(Checks checks, Defragmentation d) {
+        if (d == null) {
+            return;
+        }
+        Long bytes = d.getMinFragmentedBytes();
+        if (bytes != null && (bytes < InputRules.MIN_FRAGMENTED_BYTES || bytes > InputRules.MAX_FRAGMENTED_BYTES)) {
+            checks.fail("spec.etcd.defragmentation.minFragmentedBytes", "must be between "
+                    + InputRules.MIN_FRAGMENTED_BYTES + " (1 MiB) and " + InputRules.MAX_FRAGMENTED_BYTES
+                    + " (8 GiB), got " + bytes);
+        }
+        Integer percent = d.getMinFragmentedPercent();
+        if (percent != null && (percent < InputRules.MIN_FRAGMENTED_PERCENT
+                || percent > InputRules.MAX_FRAGMENTED_PERCENT)) {
+            checks.fail("spec.etcd.defragmentation.minFragmentedPercent", "must be between "
+                    + InputRules.MIN_FRAGMENTED_PERCENT + " and " + InputRules.MAX_FRAGMENTED_PERCENT
+                    + " (percent of the database file), got " + percent);
         }
     }
 

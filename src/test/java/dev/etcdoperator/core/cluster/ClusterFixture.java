@@ -207,6 +207,13 @@ final class ClusterFixture {
         return space;
     }
 
+    /** {@code spec.etcd.defragmentation} with these thresholds. */
+    ClusterFixture defragmentation(long minBytes, int minPercent) {
+        space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), space.compactedRevision(),
+                space.defragmented(), new FragmentationThreshold(minBytes, minPercent));
+        return this;
+    }
+
     /** The member's database file is {@code size} bytes, {@code inUse} of them in use. */
     ClusterFixture database(String name, long size, long inUse) {
         MemberHealth h = health.get(id(name));
@@ -364,17 +371,21 @@ final class ClusterFixture {
             // the old revisions leave every member's pages: they are free, and stay in the file
             health.replaceAll((id, h) -> new MemberHealth(id, h.healthy(), h.leader(), h.version(), h.raftIndex(),
                     h.dbSize(), Math.min(h.dbSize(), COMPACTED_IN_USE)));
-            space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), c.revision(), Set.of());
+            space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), c.revision(), Set.of(),
+                    space.defragmentation());
         } else if (step instanceof Step.DefragmentMember d) {
             MemberHealth h = health.get(d.id());
             health.put(d.id(), new MemberHealth(d.id(), h.healthy(), h.leader(), h.version(), h.raftIndex(),
                     h.dbSizeInUse(), h.dbSizeInUse()));
-            Set<Long> done = new LinkedHashSet<>(space.defragmented());
-            done.add(d.id());
-            space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), space.compactedRevision(),
-                    done);
+            if (Step.DefragmentMember.NO_SPACE.equals(d.reason())) {
+                Set<Long> done = new LinkedHashSet<>(space.defragmented());
+                done.add(d.id());
+                space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(),
+                        space.compactedRevision(), done, space.defragmentation());
+            }
         } else if (step instanceof Step.DisarmNoSpace) {
-            space = new DatabaseSpace(List.of(), space.quotaBytes(), space.revision(), 0, Set.of());
+            space = new DatabaseSpace(List.of(), space.quotaBytes(), space.revision(), 0, Set.of(),
+                    space.defragmentation());
         }
         if (answering) {
             current = ClusterPlanner.runningVersion(observe());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 
+import dev.etcdoperator.api.v1beta2.Defragmentation;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.MemberSecret;
@@ -229,6 +230,37 @@ class ClusterSpecValidatorTest {
         etcd.setAutoCompactionRetention(retention);
         spec.setEtcd(etcd);
         return spec;
+    }
+
+    private static EtcdClusterSpec withDefragmentation(Long minBytes, Integer minPercent) {
+        EtcdClusterSpec spec = withEtcd(null, null, null);
+        Defragmentation d = new Defragmentation();
+        d.setMinFragmentedBytes(minBytes);
+        d.setMinFragmentedPercent(minPercent);
+        spec.getEtcd().setDefragmentation(d);
+        return spec;
+    }
+
+    @Test
+    void theDefragmentationThresholdsAreCheckedForBounds() {
+        assertThat(validator.validate(withDefragmentation(null, null)).valid()).as("defaults").isTrue();
+        assertThat(validator.validate(withDefragmentation(1L << 20, 1)).valid()).isTrue();
+        assertThat(validator.validate(withDefragmentation(8L << 30, 100)).valid()).isTrue();
+
+        assertThat(validator.validate(withDefragmentation((1L << 20) - 1, null)).errors()).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.path()).isEqualTo("spec.etcd.defragmentation.minFragmentedBytes");
+                    assertThat(e.message()).contains("1048576 (1 MiB)", "8589934592 (8 GiB)", "got 1048575");
+                });
+        assertThat(validator.validate(withDefragmentation((8L << 30) + 1, null)).errors())
+                .extracting(FieldError::path).containsExactly("spec.etcd.defragmentation.minFragmentedBytes");
+        for (int bad : new int[] { 0, -5, 101 }) {
+            assertThat(validator.validate(withDefragmentation(null, bad)).errors()).as("%d", bad).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.path()).isEqualTo("spec.etcd.defragmentation.minFragmentedPercent");
+                        assertThat(e.message()).contains("between 1 and 100", "got " + bad);
+                    });
+        }
     }
 
     @Test
