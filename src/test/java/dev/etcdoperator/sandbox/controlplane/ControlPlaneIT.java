@@ -1,6 +1,7 @@
 package dev.etcdoperator.sandbox.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,9 +84,12 @@ class ControlPlaneIT {
     @Test
     @Order(3)
     void kubectlExplainsTheResources() {
-        Kubectl.Result explained = kubectl.run("explain", "etcdcluster.spec.size");
-        assertThat(explained.ok()).as(explained.output()).isTrue();
-        assertThat(explained.output()).contains("Desired number of members");
+        // the API server publishes a new CRD's schema for explain shortly after the CRD is established
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            Kubectl.Result explained = kubectl.run("explain", "etcdcluster.spec.size");
+            assertThat(explained.ok()).as(explained.output()).isTrue();
+            assertThat(explained.output()).contains("Desired number of members");
+        });
     }
 
     @Test
