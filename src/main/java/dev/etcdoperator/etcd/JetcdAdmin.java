@@ -57,10 +57,10 @@ public final class JetcdAdmin implements EtcdAdmin {
             .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
             .build();
 
-    /** Fields of etcd 3.4's StatusResponse that jetcd 0.8.5's proto does not declare (kept as unknown fields). */
-    private static final int STATUS_DB_SIZE_IN_USE = 7;
+    /** Fields of etcd's StatusResponse that jetcd 0.8.5's proto does not declare (kept as unknown fields). */
+    private static final int STATUS_RAFT_APPLIED_INDEX = 7;
     private static final int STATUS_ERRORS = 8;
-    private static final int STATUS_RAFT_APPLIED_INDEX = 9;
+    private static final int STATUS_DB_SIZE_IN_USE = 9;
     private static final int STATUS_IS_LEARNER = 10;
 
     /** etcd's answer while its guard refuses a reconfiguration until every voter has been connected for 5 s. */
