@@ -166,7 +166,7 @@ public class ClusterMetrics {
             counter = ADDITIONS;
         } else if (step instanceof Step.RemoveMember remove) {
             counter = Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? REPLACEMENTS : REMOVALS;
-        } else if (step instanceof Step.UpgradeMember) {
+        } else if (step instanceof Step.UpgradeMember || step instanceof Step.DowngradeMember) {
             counter = UPGRADES;
         } else if (step instanceof Step.CompactKeyspace) {
             counter = COMPACTIONS;
