@@ -263,8 +263,19 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         EtcdBackup copy = Serialization.clone(backup);
         String path = due.get();
         ResourceID id = ResourceID.fromResource(backup);
-        workers.submit(key, uid, () -> new Drilled(path, drills.drill(copy, path)), () -> wakeUps.propagateEvent(id));
+        workers.submit(key, uid, () -> drill(copy, path), () -> wakeUps.propagateEvent(id));
         return true;
+    }
+
+    /** An unexpected failure counts as the drill's outcome too, so that it is not started again at once. */
+    private Drilled drill(EtcdBackup backup, String path) {
+        try {
+            return new Drilled(path, drills.drill(backup, path));
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "the restore drill of %s failed unexpectedly", path);
+            return new Drilled(path, DrillVerdict.Outcome.failed(DrillVerdict.DRILL_FAILED, "the drill of " + path
+                    + " failed unexpectedly: " + e));
+        }
     }
 
     private void recordDrill(EtcdBackup backup, WorkerPool.Finished<Drilled> finished) {
@@ -272,6 +283,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         String name = backup.getMetadata().getName();
         Drilled drilled = finished.result();
         if (drilled == null) {
+            // an Error, not an outcome: the drill is due again and tried at the next reconcile
             LOG.errorf(finished.failure(), "the restore drill of EtcdBackup %s/%s failed unexpectedly", namespace, name);
             return;
         }

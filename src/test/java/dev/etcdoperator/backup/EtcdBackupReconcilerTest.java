@@ -66,9 +66,14 @@ class EtcdBackupReconcilerTest {
         final List<String> swept = new CopyOnWriteArrayList<>();
         volatile DrillVerdict.Outcome outcome = new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "matched");
         volatile CountDownLatch release = new CountDownLatch(0);
+        volatile RuntimeException throwing;
 
         @Override
         public DrillVerdict.Outcome drill(EtcdBackup backup, String path) {
+            if (throwing != null) {
+                drilled.add(path);
+                throw throwing;
+            }
             try {
                 release.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -301,5 +306,22 @@ class EtcdBackupReconcilerTest {
         assertThat(drills.drilled).isEmpty();
         assertThat(Conditions.find(backup.getStatus().getConditions(), EtcdBackupReconciler.CONDITION_VERIFIED))
                 .isEmpty();
+    }
+
+    @Test
+    void aDrillThatThrowsCountsAsAFailedDrillAndIsNotStartedAgainAtOnce() {
+        drills.throwing = new IllegalStateException("boom");
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = drilled(0, 1);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        Condition verified = condition(backup, EtcdBackupReconciler.CONDITION_VERIFIED);
+        assertThat(verified.getReason()).isEqualTo(DrillVerdict.DRILL_FAILED);
+        assertThat(verified.getMessage()).contains("boom");
+        assertThat(drills.drilled).hasSize(1);
     }
 }

@@ -27,11 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Restore drills on the sandbox: a backup of a real etcd cluster is restored into a throwaway one-member etcd pod
  * and compared with the source; an object overwritten in the store fails its drill with the reason; no drill pod
- * or Secret stays behind.
+ * or Secret stays behind; periodic retention keeps the last verified backup.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EtcdBackupDrillIT {
@@ -130,6 +131,35 @@ class EtcdBackupDrillIT {
         awaitNoDrillLeftovers("overwritten");
     }
 
+    @Test
+    @Order(3)
+    void periodicRetentionKeepsTheLastVerifiedBackupBesideTheNewest() {
+        // only the first backup is drilled (never drilled before); the next ones wait for a 1000th
+        backups.apply("hourly", """
+                etcdCluster: {name: %s}
+                backupPolicy: {backupIntervalInSecond: 2, maxBackups: 1}
+                restoreDrill: {every: 1000}
+                s3: {path: %s/hourly/example, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        await().atMost(WITHIN).until(() -> backups.status("hourly").getLastVerifiedBackupPath() != null);
+        String verifiedKey = backups.status("hourly").getLastVerifiedBackupPath().substring(BUCKET.length() + 1);
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(CLUSTER));
+        long taken = count(reasons("hourly"), "BackupTaken");
+        for (int i = 0; i < 3; i++) {
+            etcdctl.put("later-" + i, "value");
+            long before = taken + i;
+            await().atMost(WITHIN).until(() -> count(reasons("hourly"), "BackupTaken") > before);
+        }
+        await().atMost(WITHIN).untilAsserted(() -> {
+            List<String> keys = s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("hourly/")).contents().stream()
+                    .map(S3Object::key).toList();
+            assertThat(keys).as("the verified backup and the newest").hasSize(2).contains(verifiedKey)
+                    .contains(backups.status("hourly").getBackupPath().substring(BUCKET.length() + 1));
+        });
+        assertThat(count(reasons("hourly"), "Verified")).as("one drill").isEqualTo(1);
+        client().resources(EtcdBackup.class).inNamespace(NS).withName("hourly").delete();
+    }
+
     static Condition awaitVerified(String name) {
         await().atMost(WITHIN).until(() -> Conditions.find(backups.status(name).getConditions(), "BackupVerified")
                 .isPresent());
@@ -143,6 +173,10 @@ class EtcdBackupDrillIT {
             assertThat(pods).as("drill pods").isEmpty();
             assertThat(client().secrets().inNamespace(NS).withName(name + "-drill-snapshot").get()).isNull();
         });
+    }
+
+    static long count(List<String> reasons, String reason) {
+        return reasons.stream().filter(reason::equals).count();
     }
 
     static List<String> reasons(String name) {
