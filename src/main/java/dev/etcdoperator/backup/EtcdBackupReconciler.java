@@ -237,8 +237,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         return periodic ? done.plus(interval) : null;
     }
 
-    /** What a drill job hands back: the backup it drilled and what it found. */
-    record Drilled(String path, DrillVerdict.Outcome outcome) {
+    /** What a drill job hands back: the backup it drilled, the backups counted toward it, and what it found. */
+    record Drilled(String path, int backupsCounted, DrillVerdict.Outcome outcome) {
     }
 
     /**
@@ -262,18 +262,20 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
         EtcdBackup copy = Serialization.clone(backup);
         String path = due.get();
+        Integer counted = backup.getStatus().getBackupsSinceDrill();
         ResourceID id = ResourceID.fromResource(backup);
-        workers.submit(key, uid, () -> drill(copy, path), () -> wakeUps.propagateEvent(id));
+        workers.submit(key, uid, () -> drill(copy, path, counted == null ? 0 : counted),
+                () -> wakeUps.propagateEvent(id));
         return true;
     }
 
     /** An unexpected failure counts as the drill's outcome too, so that it is not started again at once. */
-    private Drilled drill(EtcdBackup backup, String path) {
+    private Drilled drill(EtcdBackup backup, String path, int counted) {
         try {
-            return new Drilled(path, drills.drill(backup, path));
+            return new Drilled(path, counted, drills.drill(backup, path));
         } catch (RuntimeException e) {
             LOG.errorf(e, "the restore drill of %s failed unexpectedly", path);
-            return new Drilled(path, DrillVerdict.Outcome.failed(DrillVerdict.DRILL_FAILED, "the drill of " + path
+            return new Drilled(path, counted, DrillVerdict.Outcome.failed(DrillVerdict.DRILL_FAILED, "the drill of " + path
                     + " failed unexpectedly: " + e));
         }
     }
@@ -288,8 +290,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return;
         }
         DrillVerdict.Outcome outcome = drilled.outcome();
-        statusBuilder.drilled(backup.getStatus(), drilled.path(), outcome, finished.done(),
-                backup.getMetadata().getGeneration());
+        statusBuilder.drilled(backup.getStatus(), drilled.path(), drilled.backupsCounted(), outcome,
+                finished.done(), backup.getMetadata().getGeneration());
         String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
         metrics.drilled(namespace, name, cluster, outcome.reason(), Duration.between(finished.started(),
                 finished.done()), outcome.verified() ? finished.done() : null);

@@ -78,11 +78,15 @@ public final class BackupStatusBuilder {
      * Records a restore drill of the backup at {@code path}: {@code BackupVerified} True or False with the reason;
      * a verified backup becomes the last verified one, which retention keeps. A failed drill leaves the last
      * verified backup as it was.
+     *
+     * @param backupsCounted {@code backupsSinceDrill} when the drill began: backups taken while it ran still count
+     *                       toward the next one
      */
-    public void drilled(EtcdBackupStatus status, String path, DrillVerdict.Outcome outcome, Instant done,
-            Long generation) {
+    public void drilled(EtcdBackupStatus status, String path, int backupsCounted, DrillVerdict.Outcome outcome,
+            Instant done, Long generation) {
+        int since = status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill();
         status.setLastDrilledBackupPath(path);
-        status.setBackupsSinceDrill(0);
+        status.setBackupsSinceDrill(Math.max(0, since - backupsCounted));
         if (outcome.verified()) {
             status.setLastVerifiedDate(format(done));
             status.setLastVerifiedBackupPath(path);

@@ -86,7 +86,7 @@ class BackupStatusBuilderTest {
     void aVerifiedDrillIsRememberedAndAFailedOneDoesNotForgetIt() {
         EtcdBackupStatus status = new EtcdBackupStatus();
         builder.succeeded(status, takenWithKeyspace("b/k1", 100), T, 1L);
-        builder.drilled(status, "b/k1", new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "matched"),
+        builder.drilled(status, "b/k1", 1, new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "matched"),
                 T.plusSeconds(5), 1L);
         assertThat(status.getLastVerifiedDate()).isEqualTo("2026-11-30T10:00:05Z");
         assertThat(status.getLastVerifiedBackupPath()).isEqualTo("b/k1");
@@ -98,7 +98,7 @@ class BackupStatusBuilderTest {
 
         builder.succeeded(status, takenWithKeyspace("b/k2", 200), T.plusSeconds(60), 1L);
         assertThat(BackupStatusBuilder.drillDue(1, status)).contains("b/k2");
-        builder.drilled(status, "b/k2", DrillVerdict.Outcome.failed(DrillVerdict.DIGEST_MISMATCH, "changed"),
+        builder.drilled(status, "b/k2", 1, DrillVerdict.Outcome.failed(DrillVerdict.DIGEST_MISMATCH, "changed"),
                 T.plusSeconds(65), 1L);
         assertThat(status.getLastVerifiedBackupPath()).isEqualTo("b/k1");
         assertThat(status.getLastVerifiedDate()).isEqualTo("2026-11-30T10:00:05Z");
@@ -119,11 +119,24 @@ class BackupStatusBuilderTest {
         builder.succeeded(status, takenWithKeyspace("b/p_v1", 1), T, 1L);
         assertThat(BackupStatusBuilder.keptForDrills(status, "b", null)).isEmpty();
         assertThat(BackupStatusBuilder.keptForDrills(status, "b", 1)).containsExactly("p_v1");
-        builder.drilled(status, "b/p_v1", new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "ok"), T, 1L);
+        builder.drilled(status, "b/p_v1", 1, new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "ok"), T, 1L);
         builder.succeeded(status, takenWithKeyspace("b/p_v2", 2), T, 1L);
         assertThat(BackupStatusBuilder.keptForDrills(status, "b", 1)).containsExactlyInAnyOrder("p_v1", "p_v2");
         assertThat(BackupStatusBuilder.keptForDrills(status, "b", null)).as("drills switched off: still kept")
                 .containsExactly("p_v1");
         assertThat(BackupStatusBuilder.keptForDrills(status, "other", 1)).as("another bucket").isEmpty();
+    }
+
+    @Test
+    void backupsTakenWhileADrillRanCountTowardTheNextDrill() {
+        EtcdBackupStatus status = new EtcdBackupStatus();
+        builder.succeeded(status, takenWithKeyspace("b/k1", 100), T, 1L);
+        int counted = status.getBackupsSinceDrill();
+        // the drill of k1 begins; k2 is taken before it ends
+        builder.succeeded(status, takenWithKeyspace("b/k2", 200), T.plusSeconds(60), 1L);
+        builder.drilled(status, "b/k1", counted, new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "ok"),
+                T.plusSeconds(70), 1L);
+        assertThat(status.getBackupsSinceDrill()).isEqualTo(1);
+        assertThat(BackupStatusBuilder.drillDue(1, status)).contains("b/k2");
     }
 }
