@@ -53,12 +53,23 @@ final class BackupRunner {
      */
     BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
             BackupPlanner.LastBackup last) {
-        return run(request, periodic, maxBackups, timeout, last, Set.of());
+        return run(request, periodic, maxBackups, timeout, last, ForDrills.NONE);
     }
 
-    /** @param keep keys retention keeps whatever the count: the last verified backup, one a drill is restoring */
+    /**
+     * What restore drills ask of a backup.
+     *
+     * @param recordKeyspace whether to read the source's {@code HashKV} and key count at the backup's revision (a
+     *                       read of the whole keyspace on that member: only when drills are on)
+     * @param keep           keys retention keeps whatever the count: the last verified backup, one due for a drill
+     */
+    record ForDrills(boolean recordKeyspace, Set<String> keep) {
+        static final ForDrills NONE = new ForDrills(false, Set.of());
+    }
+
     BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
-            BackupPlanner.LastBackup last, Set<String> keep) {
+            BackupPlanner.LastBackup last, ForDrills drills) {
+        Set<String> keep = drills.keep();
         Instant start = clock.instant();
         Instant deadline = start.plus(timeout);
         S3Location location = request.location();
@@ -83,9 +94,11 @@ final class BackupRunner {
                         source, target.toString()));
             }
             inTime(deadline, timeout, "looking at what is stored");
-            KeyspaceFingerprint keyspace = sources.keyspace(source.clientUrl(), request.tls(), source.revision(),
-                    deadline);
-            inTime(deadline, timeout, "reading the keyspace's hash");
+            KeyspaceFingerprint keyspace = null;
+            if (drills.recordKeyspace()) {
+                keyspace = sources.keyspace(source.clientUrl(), request.tls(), source.revision(), deadline);
+                inTime(deadline, timeout, "reading the keyspace's hash");
+            }
             Uploaded uploaded = upload(store, request, source, target, deadline);
             List<String> deleted = new ArrayList<>();
             String retentionProblem = null;

@@ -109,9 +109,10 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             BackupPolicy policy = backup.getSpec().getBackupPolicy();
             int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
             BackupRequest request = requests.resolve(backup);
+            Integer every = drillEvery(backup);
             return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
-                    BackupStatusBuilder.lastBackup(backup.getStatus()), BackupStatusBuilder.keptForDrills(
-                            backup.getStatus(), request.location().bucket(), drillEvery(backup)));
+                    BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(every != null,
+                            BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every)));
         };
     }
 

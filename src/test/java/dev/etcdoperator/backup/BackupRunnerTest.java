@@ -222,16 +222,25 @@ class BackupRunnerTest {
     }
 
     @Test
-    void theKeyspaceAtTheBackupsRevisionIsRecordedAndABackupGoesOnWithoutIt() {
+    void withDrillsTheKeyspaceAtTheBackupsRevisionIsRecordedAndABackupGoesOnWithoutIt() {
+        BackupRunner.ForDrills drills = new BackupRunner.ForDrills(true, Set.of());
         etcd.revision = 10;
-        BackupTaken taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        BackupTaken taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status), drills);
         assertThat(taken.keyspace()).isEqualTo(new KeyspaceFingerprint(10, 1010L, 1L, 30L));
         etcd.keyspaceFails = true;
         etcd.revision = 11;
         clock.advance(INTERVAL);
-        taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status), drills);
         assertThat(taken.keyspace()).isNull();
         assertThat(taken.revision()).isEqualTo(11);
+    }
+
+    @Test
+    void withoutDrillsTheKeyspaceIsNotRead() {
+        etcd.revision = 10;
+        BackupTaken taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        assertThat(taken.keyspace()).isNull();
+        assertThat(etcd.calls).doesNotContain("keyspace");
     }
 
     @Test
@@ -243,7 +252,7 @@ class BackupRunnerTest {
         List<String> before = periodicKeys();
         etcd.revision = 20;
         BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
-                Set.of(before.get(0)));
+                new BackupRunner.ForDrills(false, Set.of(before.get(0))));
         assertThat(periodicKeys()).as("the newest and the verified one stay").contains(before.get(0))
                 .doesNotContain(before.get(1), before.get(2)).hasSize(2);
         assertThat(taken.deleted()).hasSize(2);
