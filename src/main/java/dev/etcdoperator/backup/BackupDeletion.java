@@ -25,5 +25,6 @@ public class BackupDeletion implements DeletedResourceListener {
     public void deleted(String namespace, String name) {
         metrics.forget(namespace, name);
         workers.forget(EtcdBackupReconciler.jobKey(namespace, name));
+        workers.forget(EtcdBackupReconciler.drillKey(namespace, name));
     }
 }

@@ -18,7 +18,9 @@ import io.micrometer.core.instrument.Timer;
  * Backup metrics, labelled with the EtcdBackup's namespace and name and the EtcdCluster it backs up (empty when
  * it names endpoints): {@code etcd_operator_backups_total{result}}, {@code etcd_operator_backup_failures_total{reason}},
  * {@code etcd_operator_backup_duration_seconds}, {@code etcd_operator_backup_size_bytes} and
- * {@code etcd_operator_backup_last_success_timestamp_seconds}. They go with the EtcdBackup.
+ * {@code etcd_operator_backup_last_success_timestamp_seconds}; with restore drills
+ * {@code etcd_operator_backup_drills_total{reason}}, {@code etcd_operator_backup_drill_duration_seconds} and
+ * {@code etcd_operator_backup_last_verified_timestamp_seconds}. They go with the EtcdBackup.
  */
 @ApplicationScoped
 public class BackupMetrics {
@@ -28,6 +30,9 @@ public class BackupMetrics {
     static final String DURATION = MetricNames.name("backup.duration");
     static final String SIZE = MetricNames.name("backup.size");
     static final String LAST_SUCCESS = MetricNames.name("backup.last.success.timestamp.seconds");
+    static final String DRILLS = MetricNames.name("backup.drills");
+    static final String DRILL_DURATION = MetricNames.name("backup.drill.duration");
+    static final String LAST_VERIFIED = MetricNames.name("backup.last.verified.timestamp.seconds");
 
     private record Key(String namespace, String backup) {
     }
@@ -37,6 +42,8 @@ public class BackupMetrics {
 
     private final MeterRegistry registry;
     private final Map<Key, Gauges> gauges = new ConcurrentHashMap<>();
+    /** Only for EtcdBackups with a verified backup: an absent series never looks like a very old one. */
+    private final Map<Key, AtomicLong> lastVerified = new ConcurrentHashMap<>();
 
     public BackupMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -58,9 +65,30 @@ public class BackupMetrics {
         Timer.builder(DURATION).tags(tags.and("result", "failure")).register(registry).record(took);
     }
 
+    /**
+     * A restore drill ended: {@code etcd_operator_backup_drills_total{reason}} (Verified or why not), its duration,
+     * and once a drill verified a backup {@code etcd_operator_backup_last_verified_timestamp_seconds}.
+     *
+     * @param verifiedAt when the backup was verified, or null when the drill failed
+     */
+    void drilled(String namespace, String backup, String cluster, String reason, Duration took, Instant verifiedAt) {
+        Tags tags = tags(namespace, backup, cluster);
+        registry.counter(DRILLS, tags.and("reason", reason)).increment();
+        Timer.builder(DRILL_DURATION).tags(tags.and("result", verifiedAt == null ? "failure" : "success"))
+                .register(registry).record(took);
+        if (verifiedAt != null) {
+            lastVerified.computeIfAbsent(new Key(namespace, backup), k -> {
+                AtomicLong at = new AtomicLong();
+                Gauge.builder(LAST_VERIFIED, at, AtomicLong::get).tags(tags).register(registry);
+                return at;
+            }).set(verifiedAt.getEpochSecond());
+        }
+    }
+
     /** Drops every series of a deleted EtcdBackup, so that no alert fires on a backup that is gone. */
     void forget(String namespace, String backup) {
         gauges.remove(new Key(namespace, backup));
+        lastVerified.remove(new Key(namespace, backup));
         MetricNames.removeAll(registry, MetricNames.name("backup"), namespace, BACKUP, backup);
     }
 

@@ -17,6 +17,7 @@ import dev.etcdoperator.core.backup.BackupMetadata;
 import dev.etcdoperator.core.backup.BackupNames;
 import dev.etcdoperator.core.backup.BackupPlanner;
 import dev.etcdoperator.core.backup.BackupTaken;
+import dev.etcdoperator.core.backup.KeyspaceFingerprint;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.SourceChoice;
 import dev.etcdoperator.core.backup.StoredBackup;
@@ -52,6 +53,23 @@ final class BackupRunner {
      */
     BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
             BackupPlanner.LastBackup last) {
+        return run(request, periodic, maxBackups, timeout, last, ForDrills.NONE);
+    }
+
+    /**
+     * What restore drills ask of a backup.
+     *
+     * @param recordKeyspace whether to read the source's {@code HashKV} and key count at the backup's revision (a
+     *                       read of the whole keyspace on that member: only when drills are on)
+     * @param keep           keys retention keeps whatever the count: the last verified backup, one due for a drill
+     */
+    record ForDrills(boolean recordKeyspace, Set<String> keep) {
+        static final ForDrills NONE = new ForDrills(false, Set.of());
+    }
+
+    BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
+            BackupPlanner.LastBackup last, ForDrills drills) {
+        Set<String> keep = drills.keep();
         Instant start = clock.instant();
         Instant deadline = start.plus(timeout);
         S3Location location = request.location();
@@ -76,6 +94,11 @@ final class BackupRunner {
                         source, target.toString()));
             }
             inTime(deadline, timeout, "looking at what is stored");
+            KeyspaceFingerprint keyspace = null;
+            if (drills.recordKeyspace()) {
+                keyspace = sources.keyspace(source.clientUrl(), request.tls(), source.revision(), deadline);
+                inTime(deadline, timeout, "reading the keyspace's hash");
+            }
             Uploaded uploaded = upload(store, request, source, target, deadline);
             List<String> deleted = new ArrayList<>();
             String retentionProblem = null;
@@ -86,7 +109,7 @@ final class BackupRunner {
                     now.add(new StoredBackup(target.key(), request.owner(), source.revision(), source.clusterIdHex()));
                     Set<String> used = restoresUsing(location.bucket(), request.owner());
                     for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
-                            maxBackups, used)) {
+                            maxBackups, used, keep)) {
                         inTime(deadline, timeout, "applying retention");
                         store.delete(location.withKey(old.key()), deadline);
                         deleted.add(location.bucket() + "/" + old.key());
@@ -97,7 +120,7 @@ final class BackupRunner {
             }
             return new BackupTaken(uploaded.path(), uploaded.size(), uploaded.sha256(), source.revision(),
                     source.version(), source.clientUrl(), source.clusterIdHex(), request.clusterUid(),
-                    Duration.between(start, clock.instant()), deleted, retentionProblem);
+                    Duration.between(start, clock.instant()), deleted, retentionProblem, keyspace);
         } catch (BackupFailure e) {
             if (clock.instant().isAfter(deadline) && !e.reason().equals(BackupFailure.TIMEOUT)) {
                 throw timedOut(timeout, e.getMessage(), e);

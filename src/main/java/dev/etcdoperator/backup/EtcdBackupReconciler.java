@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Inject;
 
@@ -12,10 +14,13 @@ import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
+import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupSchedule;
 import dev.etcdoperator.core.backup.BackupStatusBuilder;
 import dev.etcdoperator.core.backup.BackupTaken;
+import dev.etcdoperator.core.backup.DrillVerdict;
+import dev.etcdoperator.core.backup.RestoreDrills;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.BackupSpecValidator;
@@ -55,6 +60,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     public static final String REASON_QUEUED = "Queued";
     public static final String REASON_RUNNING = "Running";
     public static final String REASON_IDLE = "NotRunning";
+    public static final String CONDITION_VERIFIED = BackupStatusBuilder.CONDITION_VERIFIED;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /** A backup's start and end trigger a reconcile; this is in case such a trigger was missed. */
     static final Duration WHILE_WORKING = Duration.ofSeconds(10);
@@ -69,16 +75,21 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private final BackupMetrics metrics;
     private final BackupStatusBuilder statusBuilder;
     private final WorkerPool workers;
+    private final RestoreDrillTaker drills;
+    /** EtcdBackups whose leftover drill pods this operator has looked for since it started. */
+    private final Set<String> swept = ConcurrentHashMap.newKeySet();
     private final SimpleInboundEventSource<EtcdBackup> wakeUps = new SimpleInboundEventSource<>("backup-workers");
 
     @Inject
     public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             KubernetesClient client, BackupMetrics metrics, BackupStorage storage, WorkerPool workers) {
-        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock));
+        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock),
+                new RestoreDrillRunner(client, storage, EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock));
     }
 
     EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
-            BackupMetrics metrics, WorkerPool workers, BackupTaker taker) {
+            BackupMetrics metrics, WorkerPool workers, BackupTaker taker, RestoreDrillTaker drills) {
+        this.drills = drills;
         this.validity = validity;
         this.events = events;
         this.conditions = conditions;
@@ -97,8 +108,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         return (backup, interval) -> {
             BackupPolicy policy = backup.getSpec().getBackupPolicy();
             int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
-            return runner.run(requests.resolve(backup), !interval.isZero(), maxBackups, timeout(policy),
-                    BackupStatusBuilder.lastBackup(backup.getStatus()));
+            BackupRequest request = requests.resolve(backup);
+            Integer every = drillEvery(backup);
+            return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
+                    BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(every != null,
+                            BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every)));
         };
     }
 
@@ -132,21 +146,27 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         Duration interval = interval(backup.getSpec().getBackupPolicy());
         Optional<WorkerPool.Finished<BackupTaken>> finished = workers.take(jobKey(backup),
                 backup.getMetadata().getUid());
+        workers.<Drilled>take(drillKey(backup), backup.getMetadata().getUid())
+                .ifPresent(drilled -> recordDrill(backup, drilled));
         if (finished.isPresent()) {
             Instant next = record(backup, interval, finished.get());
             status.setNextBackupDate(next == null ? null : format(next));
+            boolean drilling = drillIfDue(backup);
             UpdateControl<EtcdBackup> control = change.control(backup);
-            return next == null ? control : control.rescheduleAfter(untilThen(next));
+            return next == null ? drilling ? control.rescheduleAfter(WHILE_WORKING) : control
+                    : control.rescheduleAfter(drilling ? min(WHILE_WORKING, untilThen(next)) : untilThen(next));
         }
         Instant now = clock.instant();
         BackupSchedule.Decision decision = BackupSchedule.decide(interval, history(status), now);
         if (decision instanceof BackupSchedule.Finished) {
             status.setNextBackupDate(null);
-            return change.control(backup);
+            UpdateControl<EtcdBackup> control = change.control(backup);
+            return drillIfDue(backup) ? control.rescheduleAfter(WHILE_WORKING) : control;
         }
         if (decision instanceof BackupSchedule.Wait wait) {
             status.setNextBackupDate(format(wait.until()));
-            return change.control(backup).rescheduleAfter(untilThen(wait.until()));
+            Duration until = untilThen(wait.until());
+            return change.control(backup).rescheduleAfter(drillIfDue(backup) ? min(WHILE_WORKING, until) : until);
         }
         BackupSchedule.Due due = (BackupSchedule.Due) decision;
         boolean submitted = workers.has(jobKey(backup), backup.getMetadata().getUid());
@@ -216,6 +236,92 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         metrics.taken(namespace, name, cluster, result.took(), result.size(), done);
         LOG.infof("EtcdBackup %s/%s: %s", namespace, name, message);
         return periodic ? done.plus(interval) : null;
+    }
+
+    /** What a drill job hands back: the backup it drilled, the backups counted toward it, and what it found. */
+    record Drilled(String path, int backupsCounted, DrillVerdict.Outcome outcome) {
+    }
+
+    /**
+     * Hands a restore drill to the workers when one is due (see {@link BackupStatusBuilder#drillDue}); it runs on
+     * a copy of the resource as it is now, beside the backups, so it never holds the next backup back.
+     *
+     * @return whether a drill is queued or running
+     */
+    private boolean drillIfDue(EtcdBackup backup) {
+        String uid = backup.getMetadata().getUid();
+        String key = drillKey(backup);
+        if (workers.has(key, uid)) {
+            return true;
+        }
+        if (swept.add(uid)) {
+            drills.removeLeftovers(backup);
+        }
+        Optional<String> due = BackupStatusBuilder.drillDue(drillEvery(backup), backup.getStatus());
+        if (due.isEmpty()) {
+            return false;
+        }
+        EtcdBackup copy = Serialization.clone(backup);
+        String path = due.get();
+        Integer counted = backup.getStatus().getBackupsSinceDrill();
+        ResourceID id = ResourceID.fromResource(backup);
+        workers.submit(key, uid, () -> drill(copy, path, counted == null ? 0 : counted),
+                () -> wakeUps.propagateEvent(id));
+        return true;
+    }
+
+    /** An unexpected failure counts as the drill's outcome too, so that it is not started again at once. */
+    private Drilled drill(EtcdBackup backup, String path, int counted) {
+        try {
+            return new Drilled(path, counted, drills.drill(backup, path));
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "the restore drill of %s failed unexpectedly", path);
+            return new Drilled(path, counted, DrillVerdict.Outcome.failed(DrillVerdict.DRILL_FAILED, "the drill of " + path
+                    + " failed unexpectedly: " + e));
+        }
+    }
+
+    private void recordDrill(EtcdBackup backup, WorkerPool.Finished<Drilled> finished) {
+        String namespace = backup.getMetadata().getNamespace();
+        String name = backup.getMetadata().getName();
+        Drilled drilled = finished.result();
+        if (drilled == null) {
+            // an Error, not an outcome: the drill is due again and tried at the next reconcile
+            LOG.errorf(finished.failure(), "the restore drill of EtcdBackup %s/%s failed unexpectedly", namespace, name);
+            return;
+        }
+        DrillVerdict.Outcome outcome = drilled.outcome();
+        statusBuilder.drilled(backup.getStatus(), drilled.path(), drilled.backupsCounted(), outcome,
+                finished.done(), backup.getMetadata().getGeneration());
+        String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
+        metrics.drilled(namespace, name, cluster, outcome.reason(), Duration.between(finished.started(),
+                finished.done()), outcome.verified() ? finished.done() : null);
+        if (outcome.verified()) {
+            events.normal(backup, outcome.reason(), outcome.message());
+            LOG.infof("EtcdBackup %s/%s: %s", namespace, name, outcome.message());
+        } else {
+            events.warning(backup, outcome.reason(), outcome.message());
+            LOG.warnf("EtcdBackup %s/%s: restore drill failed (%s): %s", namespace, name, outcome.reason(),
+                    outcome.message());
+        }
+    }
+
+    /** How many backups make a drill, or null when drills are off. */
+    static Integer drillEvery(EtcdBackup backup) {
+        RestoreDrillPolicy policy = backup.getSpec().getRestoreDrill();
+        return policy == null ? null : policy.getEvery() == null ? RestoreDrills.DEFAULT_EVERY : policy.getEvery();
+    }
+
+    static String drillKey(EtcdBackup backup) {
+        return drillKey(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
+    }
+
+    static String drillKey(String namespace, String name) {
+        return NAME + "-drill/" + namespace + "/" + name;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     static String jobKey(EtcdBackup backup) {

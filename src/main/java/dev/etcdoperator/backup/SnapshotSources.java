@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.KeyspaceFingerprint;
 import dev.etcdoperator.core.backup.SourceChoice;
 import dev.etcdoperator.etcd.EtcdAdmin;
 import dev.etcdoperator.etcd.EtcdAdminException;
@@ -23,6 +24,7 @@ import dev.etcdoperator.etcd.EtcdAdminFactory;
 import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.etcd.Member;
 import dev.etcdoperator.etcd.MemberStatus;
+import org.jboss.logging.Logger;
 
 /**
  * Finds the members a snapshot can be taken from. The endpoints a user gives may be a Service in front of the
@@ -35,6 +37,7 @@ final class SnapshotSources {
     record Found(List<SourceChoice.Candidate> answered, SourceChoice.Candidate best) {
     }
 
+    private static final Logger LOG = Logger.getLogger(SnapshotSources.class);
     private static final ExecutorService SEARCHES = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "backup-source-search");
         t.setDaemon(true);
@@ -107,5 +110,31 @@ final class SnapshotSources {
                 BackupFailure.ETCD_UNREACHABLE, "no etcd member answered at " + String.join(", ", endpoints) + ": "
                         + String.join("; ", problems), true));
         return new Found(List.copyOf(answered), best);
+    }
+
+    /**
+     * What the member at {@code url} says about its keyspace at {@code revision} (see
+     * {@link EtcdAdmin#keyspace}), or null when it did not answer before the deadline: the backup goes on, and a
+     * restore drill of it compares the revision only.
+     */
+    KeyspaceFingerprint keyspace(String url, EtcdTls tls, long revision, Instant deadline) {
+        Future<KeyspaceFingerprint> read = SEARCHES.submit(() -> {
+            try (EtcdAdmin admin = admins.open(List.of(url), tls)) {
+                return admin.keyspace(url, revision);
+            }
+        });
+        try {
+            long millis = Math.max(1, Duration.between(clock.instant(), deadline).toMillis());
+            return read.get(millis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            read.cancel(true);
+            LOG.warnf("the keyspace of %s at revision %d was not read: %s", url, revision,
+                    e instanceof ExecutionException ? e.getCause().getMessage() : "out of time");
+            return null;
+        } catch (InterruptedException e) {
+            read.cancel(true);
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 }

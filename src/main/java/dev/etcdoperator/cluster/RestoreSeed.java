@@ -9,7 +9,6 @@ import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
-import dev.etcdoperator.core.cluster.Version;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -89,10 +88,7 @@ final class RestoreSeed {
                 .withCommand("/bin/sh", "-c", fetchScript(SNAPSHOT_FILE))
                 .withVolumeMounts(data)
                 .build();
-        // etcdctl restores snapshots up to 3.5 (deprecated there); from 3.6 only etcdutl does
-        boolean etcdutl = Version.parse(etcdVersion).map(v -> v.compareTo(Version.parse("3.6.0").orElseThrow()) >= 0)
-                .orElse(false);
-        String tool = etcdutl ? "/usr/local/bin/etcdutl" : "/usr/local/bin/etcdctl";
+        String tool = SnapshotFetch.restoreTool(etcdVersion);
         Container restore = new ContainerBuilder()
                 .withName("restore-snapshot")
                 .withImage(image)
@@ -114,24 +110,9 @@ final class RestoreSeed {
         return List.of(fetch, restore, cleanUp);
     }
 
-    /**
-     * Downloads the snapshot to {@code file} and hashes it in the same pass (no second read of the file). The URL is
-     * signed for the If-Match header: the store answers 412 if the object is no longer the one the restore verified.
-     * Without pipefail in every sh, a failed download or write leaves a marker file instead.
-     */
+    /** See {@link SnapshotFetch#script(String)}. */
     static String fetchScript(String file) {
-        String failed = file + ".failed";
-        String sum = file + ".sha256";
-        return String.join("\n",
-                "rm -f " + file + " " + sum + " " + failed,
-                "{ if [ -n \"$SNAPSHOT_ETAG\" ]; then wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O - \"$SNAPSHOT_URL\";"
-                        + " else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + failed + "; }"
-                        + " | { tee " + file + " || touch " + failed + "; } | sha256sum > " + sum,
-                "if [ -e " + failed + " ]; then echo \"the snapshot could not be downloaded and stored whole\" >&2;"
-                        + " rm -f " + file + " " + sum + " " + failed + "; exit 1; fi",
-                "read -r got rest < " + sum + "; rm -f " + sum,
-                "if [ \"$got\" != \"$SNAPSHOT_SHA256\" ]; then echo \"the snapshot's SHA-256 is $got, not $SNAPSHOT_SHA256"
-                        + " as the restore recorded\" >&2; rm -f " + file + "; exit 1; fi");
+        return SnapshotFetch.script(file);
     }
 
     private static EnvVar optionalFromSecret(String name, String secret, String key) {

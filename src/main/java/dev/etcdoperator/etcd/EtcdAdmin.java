@@ -2,6 +2,8 @@ package dev.etcdoperator.etcd;
 
 import java.util.List;
 
+import dev.etcdoperator.core.backup.KeyspaceFingerprint;
+
 /**
  * The etcd administration calls the cluster and backup controllers need, for ONE etcd cluster. Every call is
  * bounded by a per-call timeout; reconfiguration calls retry while etcd says "not now" up to an overall
@@ -38,6 +40,12 @@ public interface EtcdAdmin extends AutoCloseable {
 
     /** The store revision as the member at {@code clientUrl} sees it (header of a serializable get). */
     long revision(String clientUrl);
+
+    /**
+     * What the member at {@code clientUrl} says about its keyspace at {@code revision}: etcd's {@code HashKV} there
+     * and the number of keys (a count-only range). A part that etcd no longer has (compacted) is null.
+     */
+    KeyspaceFingerprint keyspace(String clientUrl, long revision);
 
     /** The alarms the cluster holds (any member answers for all). */
     List<Alarm> alarms();

@@ -7,6 +7,8 @@ import io.etcd.jetcd.api.AlarmType;
 import io.etcd.jetcd.api.ClusterGrpc;
 import io.etcd.jetcd.api.CompactionRequest;
 import io.etcd.jetcd.api.DefragmentRequest;
+import io.etcd.jetcd.api.HashKVRequest;
+import io.etcd.jetcd.api.HashKVResponse;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
 import io.etcd.jetcd.api.MemberListRequest;
@@ -17,6 +19,7 @@ import io.etcd.jetcd.api.StatusRequest;
 import io.etcd.jetcd.api.StatusResponse;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
+import dev.etcdoperator.core.backup.KeyspaceFingerprint;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
@@ -67,6 +70,8 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     /** etcd's answer while its guard refuses a reconfiguration until every voter has been connected for 5 s. */
     static final String GUARD_REFUSAL = "unhealthy cluster";
+    /** etcd's answer about a revision it no longer has. */
+    private static final String COMPACTED = "required revision has been compacted";
 
     private final List<String> endpoints;
     private final EtcdClientFactory factory;
@@ -190,6 +195,37 @@ public final class JetcdAdmin implements EtcdAdmin {
     }
 
     @Override
+    public KeyspaceFingerprint keyspace(String clientUrl, long revision) {
+        Long hash = null;
+        Long compactRevision = null;
+        Long keyCount = null;
+        try {
+            HashKVResponse r = onMember("HashKV at revision " + revision, clientUrl, options.reconfigurationDeadline(),
+                    (channel, deadline) -> MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
+                            .hashKV(HashKVRequest.newBuilder().setRevision(revision).build()));
+            hash = Integer.toUnsignedLong(r.getHash());
+            compactRevision = r.getCompactRevision();
+        } catch (EtcdAdminException e) {
+            if (!EtcdErrors.says(e, COMPACTED)) {
+                throw e;
+            }
+        }
+        ByteString everyKey = ByteString.copyFrom(new byte[] { 0 });
+        try {
+            keyCount = onMember("count keys at revision " + revision, clientUrl, options.reconfigurationDeadline(),
+                    (channel, deadline) -> KVGrpc.newBlockingStub(channel).withDeadline(deadline)
+                            .range(RangeRequest.newBuilder().setKey(everyKey).setRangeEnd(everyKey)
+                                    .setRevision(revision).setSerializable(true).setCountOnly(true).build()))
+                    .getCount();
+        } catch (EtcdAdminException e) {
+            if (!EtcdErrors.says(e, COMPACTED)) {
+                throw e;
+            }
+        }
+        return new KeyspaceFingerprint(revision, hash, compactRevision, keyCount);
+    }
+
+    @Override
     public List<Alarm> alarms() {
         AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.GET)
                 .setAlarm(AlarmType.NONE).build();
@@ -219,7 +255,7 @@ public final class JetcdAdmin implements EtcdAdmin {
             onAnyMember("compact to revision " + revision, options.reconfigurationDeadline(),
                     (channel, deadline) -> KVGrpc.newBlockingStub(channel).withDeadline(deadline).compact(request));
         } catch (EtcdAdminException e) {
-            if (!EtcdErrors.says(e, "required revision has been compacted")) {
+            if (!EtcdErrors.says(e, COMPACTED)) {
                 throw e;
             }
             LOG.debugf("revision %d was compacted already", revision);

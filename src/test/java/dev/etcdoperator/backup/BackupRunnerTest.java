@@ -27,6 +27,7 @@ import dev.etcdoperator.core.backup.BackupMetadata;
 import dev.etcdoperator.core.backup.BackupNames;
 import dev.etcdoperator.core.backup.BackupStatusBuilder;
 import dev.etcdoperator.core.backup.BackupTaken;
+import dev.etcdoperator.core.backup.KeyspaceFingerprint;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.StoredBackup;
 import dev.etcdoperator.core.status.Conditions;
@@ -221,6 +222,43 @@ class BackupRunnerTest {
     }
 
     @Test
+    void withDrillsTheKeyspaceAtTheBackupsRevisionIsRecordedAndABackupGoesOnWithoutIt() {
+        BackupRunner.ForDrills drills = new BackupRunner.ForDrills(true, Set.of());
+        etcd.revision = 10;
+        BackupTaken taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status), drills);
+        assertThat(taken.keyspace()).isEqualTo(new KeyspaceFingerprint(10, 1010L, 1L, 30L));
+        etcd.keyspaceFails = true;
+        etcd.revision = 11;
+        clock.advance(INTERVAL);
+        taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status), drills);
+        assertThat(taken.keyspace()).isNull();
+        assertThat(taken.revision()).isEqualTo(11);
+    }
+
+    @Test
+    void withoutDrillsTheKeyspaceIsNotRead() {
+        etcd.revision = 10;
+        BackupTaken taken = runner.run(periodic(), true, 0, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        assertThat(taken.keyspace()).isNull();
+        assertThat(etcd.calls).doesNotContain("keyspace");
+    }
+
+    @Test
+    void retentionKeepsTheBackupsItIsToldToKeepForDrills() {
+        for (int i = 0; i < 3; i++) {
+            etcd.revision = 10 + i;
+            assertThat(take(periodic(), true, 3)).isEmpty();
+        }
+        List<String> before = periodicKeys();
+        etcd.revision = 20;
+        BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
+                new BackupRunner.ForDrills(false, Set.of(before.get(0))));
+        assertThat(periodicKeys()).as("the newest and the verified one stay").contains(before.get(0))
+                .doesNotContain(before.get(1), before.get(2)).hasSize(2);
+        assertThat(taken.deleted()).hasSize(2);
+    }
+
+    @Test
     void whenTheRestoresCannotBeListedRetentionDeletesNothingAndTheBackupStillCounts() {
         for (int i = 0; i < 3; i++) {
             etcd.revision = 10 + i;
@@ -359,6 +397,17 @@ class BackupRunnerTest {
         public long revision(String clientUrl) {
             called("revision");
             return revision;
+        }
+
+        volatile boolean keyspaceFails;
+
+        @Override
+        public KeyspaceFingerprint keyspace(String clientUrl, long at) {
+            called("keyspace");
+            if (keyspaceFails) {
+                throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "HashKV: connection refused", null);
+            }
+            return new KeyspaceFingerprint(at, 1000 + at, 1L, 30L);
         }
 
         @Override

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,8 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupTaken;
+import dev.etcdoperator.core.backup.DrillVerdict;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.support.EventRecorder;
@@ -49,9 +52,41 @@ class EtcdBackupReconcilerTest {
         two.shutdownNow();
     }
 
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final FakeDrills drills = new FakeDrills();
+
     private EtcdBackupReconciler reconciler(BackupTaker taker) {
         return new EtcdBackupReconciler(new SpecValidity(conditions), new EventRecorder(client, CLOCK), conditions,
-                CLOCK, new BackupMetrics(new SimpleMeterRegistry()), pool, taker);
+                CLOCK, new BackupMetrics(registry), pool, taker, drills);
+    }
+
+    /** Drills that end as told, once released; remembers what it drilled and which backups it swept. */
+    static final class FakeDrills implements RestoreDrillTaker {
+        final List<String> drilled = new CopyOnWriteArrayList<>();
+        final List<String> swept = new CopyOnWriteArrayList<>();
+        volatile DrillVerdict.Outcome outcome = new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "matched");
+        volatile CountDownLatch release = new CountDownLatch(0);
+        volatile RuntimeException throwing;
+
+        @Override
+        public DrillVerdict.Outcome drill(EtcdBackup backup, String path) {
+            if (throwing != null) {
+                drilled.add(path);
+                throw throwing;
+            }
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            drilled.add(path);
+            return outcome;
+        }
+
+        @Override
+        public void removeLeftovers(EtcdBackup backup) {
+            swept.add(backup.getMetadata().getName());
+        }
     }
 
     /** A periodic backup whose last success was ten hours ago: overdue, as after an operator outage. */
@@ -148,5 +183,145 @@ class EtcdBackupReconcilerTest {
         assertThat(condition(backup, EtcdBackupReconciler.CONDITION).getReason()).isEqualTo(BackupFailure.S3_UNREACHABLE);
         assertThat(control.getScheduleDelay()).isPresent();
         assertThat(pool.running() + pool.queued()).as("the retry waits for its time").isZero();
+    }
+
+    private static EtcdBackup drilled(int i, int every) {
+        EtcdBackup backup = overdue(i);
+        RestoreDrillPolicy policy = new RestoreDrillPolicy();
+        policy.setEvery(every);
+        backup.getSpec().setRestoreDrill(policy);
+        return backup;
+    }
+
+    private void awaitIdle() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && pool.queued() == 0);
+    }
+
+    @Test
+    void aBackupWithADrillIsRestoredAfterwardsAndVerifiedWithAnEventAndTheTimeItWasVerified() {
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = drilled(0, 1);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        UpdateControl<EtcdBackup> control = reconciler.reconcile(backup, null);
+        assertThat(control.getScheduleDelay()).as("back soon for the drill's outcome")
+                .hasValue(EtcdBackupReconciler.WHILE_WORKING.toMillis());
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+
+        String path = backup.getSpec().getS3().getPath() + "_v7";
+        assertThat(drills.drilled).containsExactly(path);
+        assertThat(backup.getStatus().getLastVerifiedDate()).isEqualTo("2026-11-30T10:00:00Z");
+        assertThat(backup.getStatus().getLastVerifiedBackupPath()).isEqualTo(path);
+        Condition verified = condition(backup, EtcdBackupReconciler.CONDITION_VERIFIED);
+        assertThat(verified.getStatus()).isEqualTo("True");
+        assertThat(verified.getReason()).isEqualTo("Verified");
+        assertThat(client.v1().events().inNamespace("prod").list().getItems())
+                .filteredOn(e -> e.getReason().equals("Verified")).singleElement()
+                .satisfies(e -> assertThat(e.getType()).isEqualTo("Normal"));
+        assertThat(registry.get(BackupMetrics.LAST_VERIFIED).tag("backup", "hourly-0").gauge().value())
+                .isEqualTo(NOW.getEpochSecond());
+        assertThat(registry.get(BackupMetrics.DRILLS).tag("reason", "Verified").counter().count()).isEqualTo(1);
+
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        assertThat(drills.drilled).as("a backup is drilled once").hasSize(1);
+        assertThat(drills.swept).as("leftovers are looked for once").containsExactly("hourly-0");
+    }
+
+    @Test
+    void aFailedDrillSaysWhyWithAWarningAndNoVerifiedTime() {
+        drills.outcome = DrillVerdict.Outcome.failed(DrillVerdict.DIGEST_MISMATCH, "the object was changed");
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = drilled(0, 1);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+
+        Condition verified = condition(backup, EtcdBackupReconciler.CONDITION_VERIFIED);
+        assertThat(verified.getStatus()).isEqualTo("False");
+        assertThat(verified.getReason()).isEqualTo("DigestMismatch");
+        assertThat(verified.getMessage()).isEqualTo("the object was changed");
+        assertThat(backup.getStatus().getLastVerifiedDate()).isNull();
+        assertThat(backup.getStatus().getSucceeded()).as("the backup itself stays a success").isTrue();
+        assertThat(client.v1().events().inNamespace("prod").list().getItems())
+                .filteredOn(e -> e.getReason().equals("DigestMismatch")).singleElement()
+                .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
+        assertThat(registry.find(BackupMetrics.LAST_VERIFIED).gauge()).as("no series until one is verified").isNull();
+        assertThat(registry.get(BackupMetrics.DRILLS).tag("reason", "DigestMismatch").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void everyNthBackupIsDrilled() {
+        AtomicInteger revision = new AtomicInteger();
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> new BackupTaken(
+                "etcd-backups/hourly-0_v" + revision.incrementAndGet(), 1024, "ab", revision.get(), "3.5.35",
+                "http://127.0.1.1:2379", "c1", null, Duration.ofSeconds(1), List.of(), null));
+        EtcdBackup backup = drilled(0, 2);
+        for (int i = 0; i < 4; i++) {
+            // each backup is due again: the fixed clock never reaches the next one, so the last success is moved back
+            backup.getStatus().setLastSuccessDate("2026-11-30T00:00:00Z");
+            reconciler.reconcile(backup, null);
+            awaitIdle();
+            reconciler.reconcile(backup, null);
+            awaitIdle();
+            reconciler.reconcile(backup, null);
+        }
+        assertThat(drills.drilled).as("the first backup (never drilled), then every second one")
+                .containsExactly("etcd-backups/hourly-0_v1", "etcd-backups/hourly-0_v3");
+    }
+
+    @Test
+    void aRunningDrillNeverHoldsTheNextBackupBack() {
+        drills.release = new CountDownLatch(1);
+        AtomicInteger backups = new AtomicInteger();
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> {
+            backups.incrementAndGet();
+            return taken(backup);
+        });
+        EtcdBackup backup = drilled(0, 1);
+        reconciler.reconcile(backup, null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> backups.get() == 1 && pool.running() == 0);
+        reconciler.reconcile(backup, null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 1);
+
+        backup.getStatus().setLastSuccessDate("2026-11-30T00:00:00Z");
+        reconciler.reconcile(backup, null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> backups.get() == 2);
+        assertThat(drills.drilled).as("the drill still runs").isEmpty();
+        drills.release.countDown();
+        awaitIdle();
+    }
+
+    @Test
+    void noDrillWithoutARestoreDrillPolicy() {
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = overdue(0);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        assertThat(drills.drilled).isEmpty();
+        assertThat(Conditions.find(backup.getStatus().getConditions(), EtcdBackupReconciler.CONDITION_VERIFIED))
+                .isEmpty();
+    }
+
+    @Test
+    void aDrillThatThrowsCountsAsAFailedDrillAndIsNotStartedAgainAtOnce() {
+        drills.throwing = new IllegalStateException("boom");
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = drilled(0, 1);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        Condition verified = condition(backup, EtcdBackupReconciler.CONDITION_VERIFIED);
+        assertThat(verified.getReason()).isEqualTo(DrillVerdict.DRILL_FAILED);
+        assertThat(verified.getMessage()).contains("boom");
+        assertThat(drills.drilled).hasSize(1);
     }
 }

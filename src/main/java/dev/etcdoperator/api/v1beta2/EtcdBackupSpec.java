@@ -30,6 +30,10 @@ public class EtcdBackupSpec {
     @JsonPropertyDescription("Timeout, interval and retention; absent: one backup with a 60 s timeout.")
     private BackupPolicy backupPolicy;
 
+    @JsonPropertyDescription("Additive, off when absent: restore backups into a throwaway one-member etcd and compare"
+            + " it with the source (revision, HashKV, key count).")
+    private RestoreDrillPolicy restoreDrill;
+
     @JsonPropertyDescription("Where to store the backup when storageType is S3.")
     private S3Source s3;
 
@@ -77,6 +81,14 @@ public class EtcdBackupSpec {
 
     public void setBackupPolicy(BackupPolicy backupPolicy) {
         this.backupPolicy = backupPolicy;
+    }
+
+    public RestoreDrillPolicy getRestoreDrill() {
+        return restoreDrill;
+    }
+
+    public void setRestoreDrill(RestoreDrillPolicy restoreDrill) {
+        this.restoreDrill = restoreDrill;
     }
 
     public S3Source getS3() {

@@ -53,9 +53,25 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @JsonPropertyDescription("RFC 3339 time of the next backup or retry; absent once a one-shot backup succeeded.")
     private String nextBackupDate;
 
+    @JsonPropertyDescription("The source's HashKV and key count at the revision of the last successful backup, which"
+            + " a restore drill compares.")
+    private BackupKeyspace backupKeyspace;
+
+    @JsonPropertyDescription("Successful backups since the last restore drill.")
+    private Integer backupsSinceDrill;
+
+    @JsonPropertyDescription("<bucket>/<key> of the last backup a restore drill ran on, whatever its outcome.")
+    private String lastDrilledBackupPath;
+
+    @JsonPropertyDescription("RFC 3339 time a restore drill last verified a backup.")
+    private String lastVerifiedDate;
+
+    @JsonPropertyDescription("<bucket>/<key> of the last backup a restore drill verified; retention keeps it.")
+    private String lastVerifiedBackupPath;
+
     /** Not written while empty, for the same reason as the resource's missing status (see initStatus). */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    @JsonPropertyDescription("Valid, BackupSucceeded and the summary Ready.")
+    @JsonPropertyDescription("Valid, BackupSucceeded, BackupVerified (with restoreDrill) and the summary Ready.")
     private List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The metadata.generation this status reflects.")
@@ -169,6 +185,46 @@ public class EtcdBackupStatus implements ConditionedStatus {
 
     public void setNextBackupDate(String nextBackupDate) {
         this.nextBackupDate = nextBackupDate;
+    }
+
+    public BackupKeyspace getBackupKeyspace() {
+        return backupKeyspace;
+    }
+
+    public void setBackupKeyspace(BackupKeyspace backupKeyspace) {
+        this.backupKeyspace = backupKeyspace;
+    }
+
+    public Integer getBackupsSinceDrill() {
+        return backupsSinceDrill;
+    }
+
+    public void setBackupsSinceDrill(Integer backupsSinceDrill) {
+        this.backupsSinceDrill = backupsSinceDrill;
+    }
+
+    public String getLastDrilledBackupPath() {
+        return lastDrilledBackupPath;
+    }
+
+    public void setLastDrilledBackupPath(String lastDrilledBackupPath) {
+        this.lastDrilledBackupPath = lastDrilledBackupPath;
+    }
+
+    public String getLastVerifiedDate() {
+        return lastVerifiedDate;
+    }
+
+    public void setLastVerifiedDate(String lastVerifiedDate) {
+        this.lastVerifiedDate = lastVerifiedDate;
+    }
+
+    public String getLastVerifiedBackupPath() {
+        return lastVerifiedBackupPath;
+    }
+
+    public void setLastVerifiedBackupPath(String lastVerifiedBackupPath) {
+        this.lastVerifiedBackupPath = lastVerifiedBackupPath;
     }
 
     @Override

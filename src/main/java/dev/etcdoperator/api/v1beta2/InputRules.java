@@ -72,6 +72,10 @@ public final class InputRules {
     public static final long MAX_BACKUP_INTERVAL_SECONDS = 31_622_400;
     /** {@code backupPolicy.maxBackups}. */
     public static final long MAX_BACKUPS = 10_000;
+    /** {@code restoreDrill.every}: a drill after every that many backups. */
+    public static final long MAX_DRILL_EVERY = 10_000;
+    /** {@code restoreDrill.timeoutInSecond}: one drill, from reading the backup to deleting its pod. */
+    public static final long MAX_DRILL_TIMEOUT_SECONDS = 3_600;
 
     /** {@code spec.etcd.quotaBackendBytes}: 1 MiB to 8 GiB (etcd warns above 8 GiB). */
     public static final long MIN_QUOTA_BACKEND_BYTES = 1L << 20;

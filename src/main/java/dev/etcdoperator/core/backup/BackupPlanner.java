@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  * <li>a key, or a periodic prefix, belongs to one EtcdBackup: an object there that another EtcdBackup (or anyone
  * else) wrote is never replaced ({@link BackupFailure#PATH_IN_USE});</li>
  * <li>a one-shot backup replaces its own earlier object at the key only with one of the same cluster, no older;</li>
- * <li>retention deletes only this EtcdBackup's periodic backups, and never the newest of the highest revision.</li>
+ * <li>retention deletes only this EtcdBackup's periodic backups, never the newest of the highest revision, and
+ * never the last one a restore drill verified.</li>
  * </ul>
  */
 public final class BackupPlanner {
@@ -127,9 +128,15 @@ public final class BackupPlanner {
      */
     public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
             int maxBackups, Set<String> inUse) {
+        return retention(prefix, underPrefix, owner, maxBackups, inUse, Set.of());
+    }
+
+    /** @param keep keys retention keeps whatever the count (the last verified backup, the one being drilled) */
+    public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
+            int maxBackups, Set<String> inUse, Set<String> keep) {
         List<BackupNames.Periodic> mine = underPrefix.stream().filter(b -> owner.equals(b.owner()))
                 .flatMap(b -> BackupNames.parsePeriodic(prefix, b.key()).stream()).toList();
-        return Retention.toDelete(mine, maxBackups).stream().filter(b -> !inUse.contains(b.key())).toList();
+        return Retention.toDelete(mine, maxBackups, keep).stream().filter(b -> !inUse.contains(b.key())).toList();
     }
 
     static Refusal inUse(String location, StoredBackup existing) {

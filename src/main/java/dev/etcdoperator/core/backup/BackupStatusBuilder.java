@@ -1,9 +1,13 @@
 package dev.etcdoperator.core.backup;
 
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
 import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeParseException;
 
+import dev.etcdoperator.api.v1beta2.BackupKeyspace;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.Readiness;
@@ -18,6 +22,8 @@ import dev.etcdoperator.core.status.Readiness;
 public final class BackupStatusBuilder {
     public static final String CONDITION = "BackupSucceeded";
     public static final String REASON_TAKEN = "BackupTaken";
+    /** Set by restore drills only; {@code Ready} does not follow it. */
+    public static final String CONDITION_VERIFIED = "BackupVerified";
 
     private final Conditions conditions;
     private final Readiness readiness;
@@ -41,6 +47,8 @@ public final class BackupStatusBuilder {
         status.setBackupPath(taken.path());
         status.setBackupSize(taken.size());
         status.setBackupSha256(taken.sha256());
+        status.setBackupKeyspace(keyspace(taken.keyspace()));
+        status.setBackupsSinceDrill((status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill()) + 1);
         String message = taken.describe();
         conditions.put(status, CONDITION, Conditions.TRUE, REASON_TAKEN, message, generation);
         readiness.ready(status, REASON_TAKEN, message, generation);
@@ -64,6 +72,69 @@ public final class BackupStatusBuilder {
         conditions.put(status, CONDITION, Conditions.FALSE, failure.reason(), message, generation);
         readiness.notReady(status, failure.reason(), message, generation);
         return message;
+    }
+
+    /**
+     * Records a restore drill of the backup at {@code path}: {@code BackupVerified} True or False with the reason;
+     * a verified backup becomes the last verified one, which retention keeps. A failed drill leaves the last
+     * verified backup as it was.
+     *
+     * @param backupsCounted {@code backupsSinceDrill} when the drill began: backups taken while it ran still count
+     *                       toward the next one
+     */
+    public void drilled(EtcdBackupStatus status, String path, int backupsCounted, DrillVerdict.Outcome outcome,
+            Instant done, Long generation) {
+        int since = status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill();
+        status.setLastDrilledBackupPath(path);
+        status.setBackupsSinceDrill(Math.max(0, since - backupsCounted));
+        if (outcome.verified()) {
+            status.setLastVerifiedDate(format(done));
+            status.setLastVerifiedBackupPath(path);
+        }
+        conditions.put(status, CONDITION_VERIFIED, outcome.verified() ? Conditions.TRUE : Conditions.FALSE,
+                outcome.reason(), outcome.message(), generation);
+    }
+
+    /** The restore drill due now, if any (see {@link RestoreDrills}). */
+    public static Optional<String> drillDue(Integer every, EtcdBackupStatus status) {
+        return RestoreDrills.due(every, status.getLastSuccessDate() == null ? null : status.getBackupPath(),
+                status.getLastDrilledBackupPath(),
+                status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill());
+    }
+
+    /**
+     * The keys in {@code bucket} that retention keeps for drills: the last verified backup (whether drills are on
+     * or not) and, while drills are on, the backup due for a drill or being drilled.
+     */
+    public static Set<String> keptForDrills(EtcdBackupStatus status, String bucket, Integer every) {
+        Set<String> keys = new LinkedHashSet<>();
+        keyIn(bucket, status.getLastVerifiedBackupPath()).ifPresent(keys::add);
+        drillDue(every, status).flatMap(path -> keyIn(bucket, path)).ifPresent(keys::add);
+        return keys;
+    }
+
+    private static Optional<String> keyIn(String bucket, String path) {
+        return path != null && path.startsWith(bucket + "/") ? Optional.of(path.substring(bucket.length() + 1))
+                : Optional.empty();
+    }
+
+    /** What the source said about the last successful backup's keyspace, or null when nothing was recorded. */
+    public static KeyspaceFingerprint recordedKeyspace(EtcdBackupStatus status) {
+        BackupKeyspace k = status.getBackupKeyspace();
+        return k == null || k.getRevision() == null ? null
+                : new KeyspaceFingerprint(k.getRevision(), k.getHashKV(), k.getCompactRevision(), k.getKeyCount());
+    }
+
+    private static BackupKeyspace keyspace(KeyspaceFingerprint f) {
+        if (f == null) {
+            return null;
+        }
+        BackupKeyspace k = new BackupKeyspace();
+        k.setRevision(f.revision());
+        k.setHashKV(f.hash());
+        k.setCompactRevision(f.compactRevision());
+        k.setKeyCount(f.keyCount());
+        return k;
     }
 
     public static BackupSchedule.History history(EtcdBackupStatus status) {

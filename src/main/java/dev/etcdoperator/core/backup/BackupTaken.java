@@ -11,12 +11,21 @@ import java.util.List;
  * @param clusterUid       the uid of the EtcdCluster the backup names, or null
  * @param deleted          {@code <bucket>/<key>} of the backups retention removed afterwards
  * @param retentionProblem why retention could not be applied, or null
+ * @param keyspace         what the member said about its keyspace at {@code revision}, or null when it could not
+ *                         be read (a restore drill then compares the revision only)
  */
 public record BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
-        String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem) {
+        String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem,
+        KeyspaceFingerprint keyspace) {
 
     public BackupTaken {
         deleted = List.copyOf(deleted);
+    }
+
+    public BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
+            String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem) {
+        this(path, size, sha256, revision, etcdVersion, member, etcdClusterId, clusterUid, took, deleted,
+                retentionProblem, null);
     }
 
     public String describe() {

@@ -3,11 +3,13 @@ package dev.etcdoperator.core.backup;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which periodic backups go when only the newest {@code maxBackups} are kept. Whatever the count, the newest backup
  * of the highest revision stays: backups of an emptied or replaced cluster (lower revisions) can never push out the
- * last backup that held the most data.
+ * last backup that held the most data. Nor does the last backup a restore drill verified go
+ * ({@link RestoreDrills}): it is the newest one known to restore.
  */
 public final class Retention {
     private static final Comparator<BackupNames.Periodic> NEWEST_FIRST = Comparator
@@ -24,12 +26,23 @@ public final class Retention {
      * @return the ones to delete, oldest last; never the newest backup of the highest revision
      */
     public static List<BackupNames.Periodic> toDelete(List<BackupNames.Periodic> mine, int maxBackups) {
+        return toDelete(mine, maxBackups, Set.of());
+    }
+
+    /**
+     * @param keep keys that stay whatever the count: the last verified backup, the one a drill is restoring
+     * @return the ones to delete, oldest last; never one of {@code keep}, never the newest backup of the highest
+     *         revision
+     */
+    public static List<BackupNames.Periodic> toDelete(List<BackupNames.Periodic> mine, int maxBackups,
+            Set<String> keep) {
         if (maxBackups <= 0 || mine.size() <= maxBackups) {
             return List.of();
         }
         Optional<BackupNames.Periodic> highest = protectedBackup(mine);
         return mine.stream().sorted(NEWEST_FIRST).skip(maxBackups)
                 .filter(b -> highest.map(h -> !h.equals(b)).orElse(true))
+                .filter(b -> !keep.contains(b.key()))
                 .toList();
     }
 

@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.InputRules;
+import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
 
 /** The operator's own check of an EtcdBackup spec. */
 public final class BackupSpecValidator {
@@ -39,6 +40,15 @@ public final class BackupSpecValidator {
             checks.requireRange("spec.backupPolicy.backupIntervalInSecond", policy.getBackupIntervalInSecond(),
                     InputRules.MAX_BACKUP_INTERVAL_SECONDS);
             checks.requireRange("spec.backupPolicy.maxBackups", policy.getMaxBackups(), InputRules.MAX_BACKUPS);
+        }
+        RestoreDrillPolicy drill = spec.getRestoreDrill();
+        if (drill != null) {
+            if (drill.getEvery() != null && (drill.getEvery() < 1 || drill.getEvery() > InputRules.MAX_DRILL_EVERY)) {
+                checks.fail("spec.restoreDrill.every", "must be 1 to " + InputRules.MAX_DRILL_EVERY + ", got "
+                        + drill.getEvery());
+            }
+            checks.requireRange("spec.restoreDrill.timeoutInSecond", drill.getTimeoutInSecond(),
+                    InputRules.MAX_DRILL_TIMEOUT_SECONDS);
         }
         if (spec.getClientTLSSecret() != null) {
             checks.requireName("spec.clientTLSSecret", spec.getClientTLSSecret());

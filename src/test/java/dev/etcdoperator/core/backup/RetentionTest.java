@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +70,29 @@ class RetentionTest {
         assertThat(SourceChoice.best(List.of(a, b, c))).contains(c);
         assertThat(SourceChoice.best(List.of(a, b))).contains(b);
         assertThat(SourceChoice.best(List.of())).isEmpty();
+    }
+
+    @Test
+    void the_last_verified_backup_is_never_deleted_whatever_the_count() {
+        List<BackupNames.Periodic> all = List.of(at(1, 10), at(2, 20), at(3, 30), at(4, 40), at(5, 50));
+        for (int max = 1; max <= 4; max++) {
+            assertThat(Retention.toDelete(all, max, Set.of(at(2, 20).key()))).as("maxBackups %d", max)
+                    .doesNotContain(at(2, 20));
+        }
+        assertThat(Retention.toDelete(all, 2, Set.of(at(2, 20).key()))).containsExactly(at(3, 30), at(1, 10));
+    }
+
+    @Test
+    void a_kept_backup_never_costs_a_newer_one_its_place_nor_protects_the_highest_revision_less() {
+        List<BackupNames.Periodic> all = List.of(at(1, 100), at(2, 5), at(3, 6), at(4, 7));
+        // the highest revision (minute 1) and the verified one (minute 2) both stay, besides the newest one
+        assertThat(Retention.toDelete(all, 1, Set.of(at(2, 5).key()))).containsExactly(at(3, 6));
+    }
+
+    @Test
+    void a_kept_key_that_is_not_among_the_backups_changes_nothing() {
+        List<BackupNames.Periodic> all = List.of(at(1, 10), at(2, 20), at(3, 30));
+        assertThat(Retention.toDelete(all, 1, Set.of("p_v99_2026-01-01-00:00:00", "other/key")))
+                .isEqualTo(Retention.toDelete(all, 1));
     }
 }

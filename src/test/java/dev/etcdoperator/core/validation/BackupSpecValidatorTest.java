@@ -9,6 +9,7 @@ import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterRef;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
+import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
 import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import org.junit.jupiter.api.Test;
@@ -170,6 +171,29 @@ class BackupSpecValidatorTest {
             spec.setBackupPolicy(policy);
             assertThat(paths(spec)).as("%d", hostile).containsExactly("spec.backupPolicy.timeoutInSecond",
                     "spec.backupPolicy.backupIntervalInSecond", "spec.backupPolicy.maxBackups");
+        }
+    }
+
+    @Test
+    void aRestoreDrillRunsEvery1To10000BackupsWithinAtMostAnHour() {
+        EtcdBackupSpec ok = backup();
+        RestoreDrillPolicy drill = new RestoreDrillPolicy();
+        ok.setRestoreDrill(drill);
+        assertThat(paths(ok)).as("every and the timeout are optional").isEmpty();
+        for (int every : new int[] { 1, 10_000 }) {
+            drill.setEvery(every);
+            drill.setTimeoutInSecond(every == 1 ? 0L : 3_600L);
+            assertThat(paths(ok)).as("every %d", every).isEmpty();
+        }
+
+        for (int hostile : new int[] { 0, -1, 10_001, Integer.MAX_VALUE, Integer.MIN_VALUE }) {
+            EtcdBackupSpec spec = backup();
+            RestoreDrillPolicy policy = new RestoreDrillPolicy();
+            policy.setEvery(hostile);
+            policy.setTimeoutInSecond(hostile == 0 ? 3_601L : (long) hostile * 1000);
+            spec.setRestoreDrill(policy);
+            assertThat(paths(spec)).as("%d", hostile).containsExactly("spec.restoreDrill.every",
+                    "spec.restoreDrill.timeoutInSecond");
         }
     }
 }

@@ -1,0 +1,36 @@
+package dev.etcdoperator.api.v1beta2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RestoreDrillPolicy {
+
+    @Min(1)
+    @Max(InputRules.MAX_DRILL_EVERY)
+    @JsonPropertyDescription("Drill after every that many successful backups, 1 to 10000; absent: after every backup.")
+    private Integer every;
+
+    @Min(0)
+    @Max(InputRules.MAX_DRILL_TIMEOUT_SECONDS)
+    @JsonPropertyDescription("Upper bound of one drill, in seconds, at most 3600. 0 or absent: the default (300 s).")
+    private Long timeoutInSecond;
+
+    public Integer getEvery() {
+        return every;
+    }
+
+    public void setEvery(Integer every) {
+        this.every = every;
+    }
+
+    public Long getTimeoutInSecond() {
+        return timeoutInSecond;
+    }
+
+    public void setTimeoutInSecond(Long timeoutInSecond) {
+        this.timeoutInSecond = timeoutInSecond;
+    }
+}

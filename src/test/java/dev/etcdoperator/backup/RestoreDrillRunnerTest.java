@@ -1,0 +1,213 @@
+package dev.etcdoperator.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.DrillVerdict;
+import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.backup.StoredBackup;
+import dev.etcdoperator.etcd.EtcdAdminException;
+import dev.etcdoperator.storage.BackupStorage;
+import dev.etcdoperator.storage.ObjectVersion;
+import dev.etcdoperator.storage.Uploaded;
+import dev.etcdoperator.storage.VerifiedBackup;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A drill against an API server without a kubelet and a store in memory: what is refused before any pod, how a
+ * failed step and a pod that never serves end, and that no pod or Secret of the drill stays.
+ */
+@EnableKubernetesMockClient(crud = true)
+class RestoreDrillRunnerTest {
+    static final String NS = "prod";
+    static final String SHA = "ab".repeat(32);
+
+    KubernetesClient client;
+    final FakeStore store = new FakeStore();
+    RestoreDrillRunner runner;
+
+    @BeforeEach
+    void setUp() {
+        client.resource(new SecretBuilder().withNewMetadata().withName("aws").withNamespace(NS).endMetadata()
+                .addToStringData("credentials", "[default]\naws_access_key_id = k\naws_secret_access_key = s\n")
+                .addToStringData("config", "[default]\nregion = us-east-1\n").build()).create();
+        runner = new RestoreDrillRunner(client, settings -> store, (urls, tls) -> {
+            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "no etcd here", null);
+        }, Clock.systemUTC());
+    }
+
+    static EtcdBackup backup(long timeoutInSecond) {
+        return Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdBackup
+                metadata: {name: nightly, namespace: prod, uid: uid-1}
+                spec:
+                  etcdEndpoints: [http://example-client:2379]
+                  storageType: S3
+                  restoreDrill: {timeoutInSecond: %d}
+                  s3: {path: b/k, awsSecret: aws, endpoint: "http://s3.example:9000", forcePathStyle: true}
+                status:
+                  lastSuccessDate: "2026-11-30T00:00:00Z"
+                  backupPath: b/k
+                  backupSha256: %s
+                  etcdRevision: 10
+                  etcdVersion: 3.5.35
+                """.formatted(timeoutInSecond, SHA), EtcdBackup.class);
+    }
+
+    List<Pod> drillPods() {
+        return client.pods().inNamespace(NS).withLabel(DrillPod.LABEL, "uid-1").list().getItems();
+    }
+
+    void assertNothingLeft() {
+        assertThat(drillPods()).isEmpty();
+        assertThat(client.secrets().inNamespace(NS).withName("nightly-drill-snapshot").get()).isNull();
+    }
+
+    @Test
+    void anObjectThatIsNotAUsableSnapshotFailsBeforeAnyPod() {
+        store.verifyFails = new BackupFailure(BackupFailure.VERIFICATION_FAILED, "b/k is not a usable etcd snapshot",
+                false);
+        DrillVerdict.Outcome o = runner.drill(backup(60), "b/k");
+        assertThat(o.reason()).isEqualTo(DrillVerdict.DIGEST_MISMATCH);
+        assertThat(o.message()).contains("not a usable etcd snapshot");
+        assertThat(store.presigned).isZero();
+        assertNothingLeft();
+    }
+
+    @Test
+    void anObjectWithAnotherChecksumThanTheBackupRecordedFails() {
+        store.sha = "cd".repeat(32);
+        DrillVerdict.Outcome o = runner.drill(backup(60), "b/k");
+        assertThat(o.reason()).isEqualTo(DrillVerdict.DIGEST_MISMATCH);
+        assertThat(o.message()).contains(store.sha, SHA);
+        assertNothingLeft();
+    }
+
+    @Test
+    void aMissingObjectFailsTheRestore() {
+        store.verifyFails = new BackupFailure(BackupFailure.S3_OBJECT_NOT_FOUND, "no such key", false);
+        assertThat(runner.drill(backup(60), "b/k").reason()).isEqualTo(DrillVerdict.RESTORE_FAILED);
+    }
+
+    @Test
+    void aPodWhoseFetchFailsEndsTheDrillWithTheStepAndLeavesNothing() {
+        CompletableFuture<DrillVerdict.Outcome> drill = CompletableFuture.supplyAsync(() -> runner.drill(backup(60), "b/k"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> drillPods().size() == 1);
+        Pod pod = drillPods().get(0);
+        assertThat(client.secrets().inNamespace(NS).withName("nightly-drill-snapshot").get()).isNotNull();
+        assertThat(Serialization.asJson(pod)).as("the URL is in the Secret, not in the pod").doesNotContain("signature");
+        pod.setStatus(new PodStatusBuilder().withPhase("Failed").withInitContainerStatuses(new ContainerStatusBuilder()
+                .withName(DrillPod.FETCH).withNewState().withNewTerminated().withExitCode(1).endTerminated()
+                .endState().build()).build());
+        client.pods().inNamespace(NS).resource(pod).updateStatus();
+
+        DrillVerdict.Outcome o = drill.orTimeout(20, TimeUnit.SECONDS).join();
+        assertThat(o.reason()).isEqualTo(DrillVerdict.RESTORE_FAILED);
+        assertThat(o.message()).contains("fetch-snapshot");
+        assertNothingLeft();
+    }
+
+    @Test
+    void aPodThatNeverServesEndsTheDrillAtItsTimeoutAndIsDeleted() {
+        DrillVerdict.Outcome o = runner.drill(backup(1), "b/k");
+        assertThat(o.reason()).isEqualTo(DrillVerdict.TIMEOUT);
+        assertThat(o.message()).contains("1 s", "restoreDrill.timeoutInSecond");
+        assertThat(store.presigned).isEqualTo(1);
+        assertNothingLeft();
+    }
+
+    @Test
+    void whatAStoppedOperatorLeftIsDeletedAndNothingElse() {
+        EtcdBackup backup = backup(60);
+        client.pods().inNamespace(NS).resource(DrillPod.pod(backup, "s", "3.5.35", "e", "b")).create();
+        client.secrets().inNamespace(NS).resource(DrillPod.secret(backup, "u", SHA, null)).create();
+        client.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("member").addToLabels("app", "etcd").endMetadata().build()).create();
+        assertThat(drillPods()).hasSize(1);
+        runner.removeLeftovers(backup);
+        assertNothingLeft();
+        assertThat(client.pods().inNamespace(NS).withName("member").get()).isNotNull();
+    }
+
+    /** One object b/k; what verify finds can be changed. */
+    static final class FakeStore implements BackupStorage.Store {
+        volatile String sha = SHA;
+        volatile BackupFailure verifyFails;
+        volatile int presigned;
+
+        @Override
+        public VerifiedBackup verify(S3Location location) {
+            if (verifyFails != null) {
+                throw verifyFails;
+            }
+            return new VerifiedBackup(100, sha, 10L, "3.5.35", new ObjectVersion("\"e\"", null));
+        }
+
+        @Override
+        public String presignedGet(S3Location location, ObjectVersion object, Duration validFor) {
+            presigned++;
+            return "http://s3.example:9000/b/k?signature";
+        }
+
+        @Override
+        public void checkBucket(String bucket, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int cleanUpInterrupted(S3Location target, boolean periodic, String owner, Instant startedBefore,
+                Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<StoredBackup> find(S3Location location, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uploaded upload(InputStream snapshot, S3Location target, Map<String, String> metadata, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void delete(S3Location location, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<ObjectVersion> head(S3Location location, Instant deadline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
