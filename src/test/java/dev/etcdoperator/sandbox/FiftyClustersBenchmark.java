@@ -19,10 +19,12 @@ import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.sandbox.support.PodMoments;
 import dev.etcdoperator.sandbox.support.ProcessFigures;
 import dev.etcdoperator.sandbox.support.PrometheusText;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Watch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,18 +51,25 @@ class FiftyClustersBenchmark {
     static final int ETCD_CLIENT_PORT = 2379;
 
     record Sample(String what, int clusters, int members, double rssMiB, double cpuPercent, double reconcilesPerSecond,
-            int threads, ProcessFigures.Connections connections, Map<String, Integer> threadsByName, int unsettledPolls,
-            String load) {
+            double reconcileMillis, int threads, ProcessFigures.Connections connections, Map<String, Integer> threadsByName,
+            int unsettledPolls, String load) {
+    }
+
+    /** Seconds after the kill: the old pod marked for deletion, the new one created, running, ready, and healthy. */
+    record Heal(double deleting, double created, double running, double ready, double healthy) {
     }
 
     private final Map<String, Integer> sizes = new LinkedHashMap<>();
+    private final PodMoments moments = new PodMoments();
     private final List<String> notes = new ArrayList<>();
 
     @Test
     void fiftyClustersOneOperator() throws Exception {
         List<Sample> samples = new ArrayList<>();
-        Map<String, List<Double>> heals = new LinkedHashMap<>();
-        try (Sandbox sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-fifty-benchmark")))) {
+        Map<String, List<Heal>> heals = new LinkedHashMap<>();
+        try (Sandbox sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-fifty-benchmark")));
+                Watch watch = sandbox.client().pods().inNamespace("default").withLabel("etcd_cluster", HEAL)
+                        .watch(moments)) {
             SandboxClusters clusters = new SandboxClusters(sandbox.client(), "default");
             OperatorProcess operator = sandbox.operator();
             ProcessFigures process = new ProcessFigures(operator.pid());
@@ -105,8 +114,8 @@ class FiftyClustersBenchmark {
      * running for longer than etcd's 5 s reconfiguration guard; each figure is from the kill until 3 healthy voters
      * with ready pods and Available again.
      */
-    private List<Double> heal(Sandbox sandbox, SandboxClusters clusters) {
-        List<Double> seconds = new ArrayList<>();
+    private List<Heal> heal(Sandbox sandbox, SandboxClusters clusters) {
+        List<Heal> heals = new ArrayList<>();
         for (int run = 0; run < RUNS; run++) {
             await().atMost(HEAL_LIMIT).pollInterval(Duration.ofMillis(200))
                     .until(() -> converged(clusters.status(HEAL), 3) && settled(clusters.pods(HEAL)));
@@ -118,9 +127,17 @@ class FiftyClustersBenchmark {
                     .inNamespace("default").withName(newest.getMetadata().getName()).get() == null);
             await().atMost(HEAL_LIMIT).pollInterval(Duration.ofMillis(100))
                     .until(() -> converged(clusters.status(HEAL), 3) && clusters.pods(HEAL).size() == 3);
-            seconds.add((System.nanoTime() - t0) / 1e9);
+            double healthy = (System.nanoTime() - t0) / 1e9;
+            String old = newest.getMetadata().getName();
+            String fresh = moments.createdAfter(t0, old).orElse("");
+            heals.add(new Heal(since(t0, old, PodMoments.Moment.DELETING), since(t0, fresh, PodMoments.Moment.CREATED),
+                    since(t0, fresh, PodMoments.Moment.RUNNING), since(t0, fresh, PodMoments.Moment.READY), healthy));
         }
-        return seconds;
+        return heals;
+    }
+
+    private double since(long t0, String pod, PodMoments.Moment moment) {
+        return moments.of(pod, moment).map(t -> (t - t0) / 1e9).orElse(Double.NaN);
     }
 
     /** Every member's etcd has been running for longer than etcd's 5 s reconfiguration guard. */
@@ -172,15 +189,19 @@ class FiftyClustersBenchmark {
         idle(sandbox, SETTLE, unsettled);
         String load = OperatorBenchmark.load();
         Duration cpu0 = process.cpu();
-        double reconciles0 = reconciles(operator);
+        double reconciles0 = reconciles(operator, "reconciliations_started_total");
+        double busy0 = reconciles(operator, "reconciliations_execution_duration_seconds_sum");
+        double done0 = reconciles(operator, "reconciliations_execution_duration_seconds_count");
         long t0 = System.nanoTime();
         idle(sandbox, WINDOW, unsettled);
         double window = (System.nanoTime() - t0) / 1e9;
         double cpu = (process.cpu().minus(cpu0)).toNanos() / 1e9;
-        double reconciles = reconciles(operator) - reconciles0;
+        double reconciles = reconciles(operator, "reconciliations_started_total") - reconciles0;
+        double busy = reconciles(operator, "reconciliations_execution_duration_seconds_sum") - busy0;
+        double done = reconciles(operator, "reconciliations_execution_duration_seconds_count") - done0;
         Map<String, Integer> threads = process.threadsByName();
         return new Sample(what, sizes.size(), sizes.values().stream().mapToInt(Integer::intValue).sum(),
-                process.rssKiB() / 1024.0, 100 * cpu / window, reconciles / window,
+                process.rssKiB() / 1024.0, 100 * cpu / window, reconciles / window, done == 0 ? 0 : 1000 * busy / done,
                 threads.values().stream().mapToInt(Integer::intValue).sum(), process.connections(ETCD_CLIENT_PORT),
                 threads, unsettled.get(), load);
     }
@@ -195,26 +216,27 @@ class FiftyClustersBenchmark {
         });
     }
 
-    /** Reconciles the cluster controller started so far (JOSDK's counter, summed over its series). */
-    private static double reconciles(OperatorProcess operator) {
+    /** One of JOSDK's reconcile metrics of the cluster controller so far, summed over its series. */
+    private static double reconciles(OperatorProcess operator, String metric) {
         return PrometheusText.parse(operator.get("/q/metrics").body())
-                .series("reconciliations_started_total", "controller_name", "etcdcluster").stream()
+                .series(metric, "controller_name", "etcdcluster").stream()
                 .mapToDouble(PrometheusText.Sample::value).sum();
     }
 
-    private String report(List<Sample> samples, Map<String, List<Double>> heals) {
+    private String report(List<Sample> samples, Map<String, List<Heal>> heals) {
         StringBuilder r = new StringBuilder();
         r.append("fifty clusters benchmark, ").append(Instant.now()).append(", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; etcd ").append(VERSION)
                 .append(", reconcile interval 8 s (shipped); settle ").append(SETTLE.toSeconds()).append(" s, window ")
                 .append(WINDOW.toSeconds()).append(" s\n\n");
-        r.append(String.format(Locale.ROOT, "%-30s %8s %7s %8s %6s %11s %7s %10s %9s %8s  %s%n", "step", "clusters",
-                "members", "RSS MiB", "CPU %", "reconcile/s", "threads", "etcd conns", "etcd addr", "all tcp",
+        r.append(String.format(Locale.ROOT, "%-30s %8s %7s %8s %6s %11s %8s %7s %10s %9s %8s  %s%n", "step",
+                "clusters", "members", "RSS MiB", "CPU %", "reconcile/s", "ms each", "threads", "etcd conns", "etcd addr",
+                "all tcp",
                 "load at window start (unsettled looks)"));
         for (Sample s : samples) {
-            r.append(String.format(Locale.ROOT, "%-30s %8d %7d %8.1f %6.1f %11.2f %7d %10d %9d %8d  %s (%d)%n",
+            r.append(String.format(Locale.ROOT, "%-30s %8d %7d %8.1f %6.1f %11.2f %8.1f %7d %10d %9d %8d  %s (%d)%n",
                     s.what(), s.clusters(), s.members(), s.rssMiB(), s.cpuPercent(), s.reconcilesPerSecond(),
-                    s.threads(), s.connections().toPort(), s.connections().remoteAddresses(),
+                    s.reconcileMillis(), s.threads(), s.connections().toPort(), s.connections().remoteAddresses(),
                     s.connections().established(), s.load(), s.unsettledPolls()));
         }
         List<Sample> ramp = samples.stream().filter(s -> s.clusters() >= 1).limit(STEPS.size()).toList();
@@ -233,15 +255,28 @@ class FiftyClustersBenchmark {
                     .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
         }
         r.append("\nheal of the 3-member cluster after kill -9 of its newest member, to 3 healthy voters on ready pods"
-                + " and Available; median, then every run:\n");
+                + " and Available; median, then every run (s):\n");
         double alone = Double.NaN;
-        for (Map.Entry<String, List<Double>> e : heals.entrySet()) {
-            double median = median(e.getValue());
+        for (Map.Entry<String, List<Heal>> e : heals.entrySet()) {
+            List<Double> totals = e.getValue().stream().map(Heal::healthy).toList();
+            double median = median(totals);
             if (Double.isNaN(alone)) {
                 alone = median;
             }
             r.append(String.format(Locale.ROOT, "  %-48s %6.2f   %s   (%.2fx the first)%n", e.getKey(), median,
-                    e.getValue().stream().map(d -> String.format(Locale.ROOT, "%.2f", d)).toList(), median / alone));
+                    totals.stream().map(d -> String.format(Locale.ROOT, "%.2f", d)).toList(), median / alone));
+        }
+        r.append("\nwhere the heal's time went, seconds after the kill (medians): the old pod marked for deletion by the"
+                + " operator (member removed), the new pod created by the operator (learner added), its container"
+                + " running, its pod ready, the cluster healthy in the status\n");
+        for (Map.Entry<String, List<Heal>> e : heals.entrySet()) {
+            List<Heal> h = e.getValue();
+            r.append(String.format(Locale.ROOT, "  %-48s deleting %5.2f  created %5.2f  running %5.2f  ready %5.2f"
+                    + "  healthy %5.2f%n", e.getKey(), median(h.stream().map(Heal::deleting).toList()),
+                    median(h.stream().map(Heal::created).toList()), median(h.stream().map(Heal::running).toList()),
+                    median(h.stream().map(Heal::ready).toList()), median(h.stream().map(Heal::healthy).toList())));
+            h.forEach(x -> r.append(String.format(Locale.ROOT, "  %-48s   %5.2f    %5.2f    %5.2f   %5.2f   %5.2f%n",
+                    "", x.deleting(), x.created(), x.running(), x.ready(), x.healthy())));
         }
         r.append('\n');
         notes.forEach(n -> r.append(n).append('\n'));
