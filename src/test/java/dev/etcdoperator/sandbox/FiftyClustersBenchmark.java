@@ -51,12 +51,15 @@ class FiftyClustersBenchmark {
     static final int ETCD_CLIENT_PORT = 2379;
 
     record Sample(String what, int clusters, int members, double rssMiB, double cpuPercent, double reconcilesPerSecond,
-            double reconcileMillis, int threads, ProcessFigures.Connections connections, Map<String, Integer> threadsByName,
+            double reconcileMillis, double apiRequestsPerSecond, double childLookupsPerSecond, int threads, ProcessFigures.Connections connections, Map<String, Integer> threadsByName,
             int unsettledPolls, String load) {
     }
 
-    /** Seconds after the kill: the old pod marked for deletion, the new one created, running, ready, and healthy. */
-    record Heal(double deleting, double created, double running, double ready, double healthy) {
+    /**
+     * Seconds after the kill: the old pod's container reported ended (by the node agent), the old pod marked for
+     * deletion (by the operator), the new one created (by the operator), running, ready, and the cluster healthy.
+     */
+    record Heal(double ended, double deleting, double created, double running, double ready, double healthy) {
     }
 
     private final Map<String, Integer> sizes = new LinkedHashMap<>();
@@ -130,7 +133,7 @@ class FiftyClustersBenchmark {
             double healthy = (System.nanoTime() - t0) / 1e9;
             String old = newest.getMetadata().getName();
             String fresh = moments.createdAfter(t0, old).orElse("");
-            heals.add(new Heal(since(t0, old, PodMoments.Moment.DELETING), since(t0, fresh, PodMoments.Moment.CREATED),
+            heals.add(new Heal(since(t0, old, PodMoments.Moment.ENDED), since(t0, old, PodMoments.Moment.DELETING), since(t0, fresh, PodMoments.Moment.CREATED),
                     since(t0, fresh, PodMoments.Moment.RUNNING), since(t0, fresh, PodMoments.Moment.READY), healthy));
         }
         return heals;
@@ -192,9 +195,11 @@ class FiftyClustersBenchmark {
         double reconciles0 = reconciles(operator, "reconciliations_started_total");
         double busy0 = reconciles(operator, "reconciliations_execution_duration_seconds_sum");
         double done0 = reconciles(operator, "reconciliations_execution_duration_seconds_count");
+        ApiRequests api0 = apiRequests(sandbox);
         long t0 = System.nanoTime();
         idle(sandbox, WINDOW, unsettled);
         double window = (System.nanoTime() - t0) / 1e9;
+        ApiRequests api = apiRequests(sandbox).minus(api0);
         double cpu = (process.cpu().minus(cpu0)).toNanos() / 1e9;
         double reconciles = reconciles(operator, "reconciliations_started_total") - reconciles0;
         double busy = reconciles(operator, "reconciliations_execution_duration_seconds_sum") - busy0;
@@ -202,7 +207,7 @@ class FiftyClustersBenchmark {
         Map<String, Integer> threads = process.threadsByName();
         return new Sample(what, sizes.size(), sizes.values().stream().mapToInt(Integer::intValue).sum(),
                 process.rssKiB() / 1024.0, 100 * cpu / window, reconciles / window, done == 0 ? 0 : 1000 * busy / done,
-                threads.values().stream().mapToInt(Integer::intValue).sum(), process.connections(ETCD_CLIENT_PORT),
+                api.all() / window, api.childLookups() / window, threads.values().stream().mapToInt(Integer::intValue).sum(), process.connections(ETCD_CLIENT_PORT),
                 threads, unsettled.get(), load);
     }
 
@@ -214,6 +219,22 @@ class FiftyClustersBenchmark {
             }
             return System.nanoTime() >= end;
         });
+    }
+
+    /** Requests the API server served: all, and the GETs of Services and PodDisruptionBudgets (the operator's only). */
+    record ApiRequests(double all, double childLookups) {
+        ApiRequests minus(ApiRequests other) {
+            return new ApiRequests(all - other.all, childLookups - other.childLookups);
+        }
+    }
+
+    private static ApiRequests apiRequests(Sandbox sandbox) {
+        List<PrometheusText.Sample> requests = PrometheusText.parse(sandbox.client().raw("/metrics"))
+                .series("apiserver_request_total");
+        return new ApiRequests(requests.stream().mapToDouble(PrometheusText.Sample::value).sum(), requests.stream()
+                .filter(s -> "GET".equals(s.labels().get("verb"))
+                        && List.of("services", "poddisruptionbudgets").contains(s.labels().get("resource")))
+                .mapToDouble(PrometheusText.Sample::value).sum());
     }
 
     /** One of JOSDK's reconcile metrics of the cluster controller so far, summed over its series. */
@@ -229,14 +250,15 @@ class FiftyClustersBenchmark {
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; etcd ").append(VERSION)
                 .append(", reconcile interval 8 s (shipped); settle ").append(SETTLE.toSeconds()).append(" s, window ")
                 .append(WINDOW.toSeconds()).append(" s\n\n");
-        r.append(String.format(Locale.ROOT, "%-30s %8s %7s %8s %6s %11s %8s %7s %10s %9s %8s  %s%n", "step",
-                "clusters", "members", "RSS MiB", "CPU %", "reconcile/s", "ms each", "threads", "etcd conns", "etcd addr",
+        r.append(String.format(Locale.ROOT, "%-30s %8s %7s %8s %6s %11s %8s %7s %9s %7s %10s %9s %8s  %s%n", "step",
+                "clusters", "members", "RSS MiB", "CPU %", "reconcile/s", "ms each", "API/s", "svc+pdb/s", "threads", "etcd conns", "etcd addr",
                 "all tcp",
                 "load at window start (unsettled looks)"));
         for (Sample s : samples) {
-            r.append(String.format(Locale.ROOT, "%-30s %8d %7d %8.1f %6.1f %11.2f %8.1f %7d %10d %9d %8d  %s (%d)%n",
+            r.append(String.format(Locale.ROOT,
+                    "%-30s %8d %7d %8.1f %6.1f %11.2f %8.1f %7.1f %9.2f %7d %10d %9d %8d  %s (%d)%n",
                     s.what(), s.clusters(), s.members(), s.rssMiB(), s.cpuPercent(), s.reconcilesPerSecond(),
-                    s.reconcileMillis(), s.threads(), s.connections().toPort(), s.connections().remoteAddresses(),
+                    s.reconcileMillis(), s.apiRequestsPerSecond(), s.childLookupsPerSecond(), s.threads(), s.connections().toPort(), s.connections().remoteAddresses(),
                     s.connections().established(), s.load(), s.unsettledPolls()));
         }
         List<Sample> ramp = samples.stream().filter(s -> s.clusters() >= 1).limit(STEPS.size()).toList();
@@ -266,17 +288,19 @@ class FiftyClustersBenchmark {
             r.append(String.format(Locale.ROOT, "  %-48s %6.2f   %s   (%.2fx the first)%n", e.getKey(), median,
                     totals.stream().map(d -> String.format(Locale.ROOT, "%.2f", d)).toList(), median / alone));
         }
-        r.append("\nwhere the heal's time went, seconds after the kill (medians): the old pod marked for deletion by the"
-                + " operator (member removed), the new pod created by the operator (learner added), its container"
+        r.append("\nwhere the heal's time went, seconds after the kill (medians): the old pod's container reported"
+                + " ended by the node agent, the old pod marked for deletion by the operator (member removed), the new pod created by the operator (learner added), its container"
                 + " running, its pod ready, the cluster healthy in the status\n");
         for (Map.Entry<String, List<Heal>> e : heals.entrySet()) {
             List<Heal> h = e.getValue();
-            r.append(String.format(Locale.ROOT, "  %-48s deleting %5.2f  created %5.2f  running %5.2f  ready %5.2f"
-                    + "  healthy %5.2f%n", e.getKey(), median(h.stream().map(Heal::deleting).toList()),
+            r.append(String.format(Locale.ROOT, "  %-48s ended %5.2f  deleting %5.2f  created %5.2f  running %5.2f  ready %5.2f"
+                    + "  healthy %5.2f%n", e.getKey(), median(h.stream().map(Heal::ended).toList()),
+                    median(h.stream().map(Heal::deleting).toList()),
                     median(h.stream().map(Heal::created).toList()), median(h.stream().map(Heal::running).toList()),
                     median(h.stream().map(Heal::ready).toList()), median(h.stream().map(Heal::healthy).toList())));
-            h.forEach(x -> r.append(String.format(Locale.ROOT, "  %-48s   %5.2f    %5.2f    %5.2f   %5.2f   %5.2f%n",
-                    "", x.deleting(), x.created(), x.running(), x.ready(), x.healthy())));
+            h.forEach(x -> r.append(String.format(Locale.ROOT,
+                    "  %-48s       %5.2f           %5.2f          %5.2f          %5.2f        %5.2f          %5.2f%n",
+                    "", x.ended(), x.deleting(), x.created(), x.running(), x.ready(), x.healthy())));
         }
         r.append('\n');
         notes.forEach(n -> r.append(n).append('\n'));

@@ -9,11 +9,11 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 
 /**
- * When each watched pod was first seen created, running, ready and marked for deletion ({@link System#nanoTime()}
- * at the watch event): where the time of a member's replacement goes.
+ * When each watched pod was first seen created, running, ready, with its container ended and marked for deletion
+ * ({@link System#nanoTime()} at the watch event): where the time of a member's replacement goes.
  */
 public final class PodMoments implements Watcher<Pod> {
-    public enum Moment { CREATED, RUNNING, READY, DELETING }
+    public enum Moment { CREATED, RUNNING, READY, ENDED, DELETING }
 
     private final Map<String, Map<Moment, Long>> seen = new ConcurrentHashMap<>();
 
@@ -29,6 +29,10 @@ public final class PodMoments implements Watcher<Pod> {
         if (status != null && status.getContainerStatuses() != null && status.getContainerStatuses().stream()
                 .anyMatch(c -> c.getState() != null && c.getState().getRunning() != null)) {
             moments.putIfAbsent(Moment.RUNNING, now);
+        }
+        if (status != null && status.getContainerStatuses() != null && status.getContainerStatuses().stream()
+                .anyMatch(c -> c.getState() != null && c.getState().getTerminated() != null)) {
+            moments.putIfAbsent(Moment.ENDED, now);
         }
         if (status != null && status.getConditions() != null && status.getConditions().stream()
                 .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))) {
