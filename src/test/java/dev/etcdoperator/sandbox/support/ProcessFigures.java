@@ -66,10 +66,6 @@ public final class ProcessFigures {
         return byName;
     }
 
-    public int threads() {
-        return threadsByName().values().stream().mapToInt(Integer::intValue).sum();
-    }
-
     /** The process' established TCP connections (IPv4 and IPv6), matched by socket inode. */
     public Connections connections(int remotePort) {
         Set<String> sockets = socketInodes();
