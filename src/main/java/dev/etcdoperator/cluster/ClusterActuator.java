@@ -129,13 +129,26 @@ final class ClusterActuator {
             }
             events.normal(cluster, "NoSpaceAlarmDisarmed", disarm.message());
         } else if (step instanceof Step.UpgradeMember upgrade) {
-            String image = ClusterResources.image(cluster.getSpec());
-            client.pods().inNamespace(o.namespace()).withName(upgrade.name()).edit(p -> new PodBuilder(p)
-                    .editSpec().editMatchingContainer(c -> ClusterResources.ETCD_CONTAINER.equals(c.getName()))
-                    .withImage(image).endContainer().endSpec().build());
+            runSpecImage(cluster, o, upgrade.name());
             events.normal(cluster, "MemberUpgraded", "Upgrading member " + upgrade.name() + " from "
                     + upgrade.fromVersion() + " to " + upgrade.toVersion() + ".");
+        } else if (step instanceof Step.EnableDowngrade downgrade) {
+            String clusterVersion = admin.orElseThrow(() -> new IllegalStateException("no member to downgrade through"))
+                    .enableDowngrade(downgrade.targetVersion());
+            events.normal(cluster, "DowngradeEnabled", downgrade.describe() + " etcd reports cluster version "
+                    + clusterVersion + ".");
+        } else if (step instanceof Step.DowngradeMember downgrade) {
+            runSpecImage(cluster, o, downgrade.name());
+            events.normal(cluster, "MemberDowngraded", downgrade.describe());
         }
+    }
+
+    /** Gives a member's etcd container the image of {@code spec.version}: the kubelet restarts it on the same data. */
+    private void runSpecImage(EtcdCluster cluster, ClusterObservation o, String member) {
+        String image = ClusterResources.image(cluster.getSpec());
+        client.pods().inNamespace(o.namespace()).withName(member).edit(p -> new PodBuilder(p)
+                .editSpec().editMatchingContainer(c -> ClusterResources.ETCD_CONTAINER.equals(c.getName()))
+                .withImage(image).endContainer().endSpec().build());
     }
 
     /**

@@ -130,7 +130,8 @@ final class ClusterObserver {
                 ClusterResources.version(spec), Boolean.TRUE.equals(spec.getPaused()),
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
                 health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
-                reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision));
+                reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
+                Boolean.TRUE.equals(spec.getAllowDowngrade()));
         return new Observed(observation, admin, clientUrlByPod);
     }
 
@@ -162,7 +163,8 @@ final class ClusterObserver {
             MemberStatus status = admin.status(url);
             boolean healthy = admin.health(url).healthy();
             return new Answer(new MemberHealth(member.id(), healthy, status.isLeader(), status.version(),
-                    status.raftIndex(), status.dbSize(), status.dbSizeInUse()), status.revision());
+                    status.raftIndex(), status.dbSize(), status.dbSizeInUse(), status.storageVersion(),
+                    status.downgradeTarget()), status.revision());
         } catch (EtcdAdminException e) {
             return new Answer(new MemberHealth(member.id(), false, false, null, 0), 0);
         }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
+import dev.etcdoperator.core.cluster.CertificateValidity;
 import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.support.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -23,7 +24,11 @@ final class ClusterTls {
      * What the secrets gave: the operator's client TLS (null when members serve plain http) and the layout of each
      * secret, or a problem.
      */
-    record Loaded(EtcdTls clientTls, MemberTlsKeys keys, String problem) {
+    record Loaded(EtcdTls clientTls, MemberTlsKeys keys, String problem, List<CertificateValidity> certificates) {
+        Loaded {
+            certificates = certificates == null ? List.of() : List.copyOf(certificates);
+        }
+
         boolean ok() {
             return problem == null;
         }
@@ -73,13 +78,20 @@ final class ClusterTls {
         }
         if (!problems.isEmpty()) {
             return new Loaded(null, null, String.join(" ", problems)
-                    + " The operator creates and changes nothing for this cluster until the secrets are there.");
+                    + " The operator creates and changes nothing for this cluster until the secrets are there.",
+                    List.of());
         }
         MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
                 serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
                 clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys());
         EtcdTls tls = server == null ? null : clientFound.tls();
-        return new Loaded(tls, keys, null);
+        List<CertificateValidity> certificates = new ArrayList<>();
+        for (Found found : new Found[] { peerFound, serverFound, clientFound }) {
+            if (found != null) {
+                certificates.addAll(found.validity());
+            }
+        }
+        return new Loaded(tls, keys, null, certificates);
     }
 
     /** A secret's layout and its material. */
@@ -87,6 +99,16 @@ final class ClusterTls {
         EtcdTls tls() {
             return new EtcdTls(SecretData.value(secret, keys.ca()), SecretData.value(secret, keys.cert()),
                     SecretData.value(secret, keys.key()));
+        }
+
+        /** When its certificate and its CA expire. */
+        List<CertificateValidity> validity() {
+            String name = secret.getMetadata().getName();
+            List<CertificateValidity> out = new ArrayList<>();
+            for (String key : new String[] { keys.cert(), keys.ca() }) {
+                CertificateDates.of(name, key, SecretData.value(secret, key)).ifPresent(out::add);
+            }
+            return out;
         }
     }
 

@@ -11,9 +11,11 @@ import java.util.Set;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 
+import dev.etcdoperator.api.v1beta2.CertificateStatus;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.core.cluster.CertificateValidity;
 import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
@@ -62,6 +64,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
     static final String CONDITION_TLS = "TLSSecretsReady";
     static final String REASON_TLS_READY = "TLSSecretsFound";
+    static final String REASON_CERTIFICATE_EXPIRES_SOON = "CertificateExpiresSoon";
+    static final String REASON_CERTIFICATE_EXPIRED = "CertificateExpired";
     /**
      * Set only for clusters carrying the restore-snapshot-secret annotation, when their seed member is created:
      * whether the operator honoured it.
@@ -180,12 +184,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
             clientTls = tls.clientTls();
             tlsKeys = tls.keys();
-            status.setConditions(conditions.set(status.getConditions(), new Condition(CONDITION_TLS,
-                    Conditions.TRUE, REASON_TLS_READY, "The TLS secrets are present."),
-                    cluster.getMetadata().getGeneration()));
-        } else if (Conditions.find(status.getConditions(), CONDITION_TLS).isPresent()) {
-            status.setConditions(status.getConditions().stream()
-                    .filter(c -> !CONDITION_TLS.equals(c.getType())).toList());
+            reportCertificates(cluster, tls.certificates());
+        } else {
+            status.setCertificates(null);
+            metrics.certificates(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), List.of());
+            if (Conditions.find(status.getConditions(), CONDITION_TLS).isPresent()) {
+                status.setConditions(status.getConditions().stream()
+                        .filter(c -> !CONDITION_TLS.equals(c.getType())).toList());
+            }
         }
 
         String name = cluster.getMetadata().getName();
@@ -359,6 +365,43 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             events.warning(cluster, reason, message);
         }
         return change.control(cluster).rescheduleAfter(interval);
+    }
+
+    /**
+     * The TLS Secrets are there: {@code TLSSecretsReady} says so, and when the first of their certificates expires
+     * (reason {@code CertificateExpiresSoon} within {@link CertificateValidity#WARN_BEFORE}, {@code CertificateExpired}
+     * after, each told once by a Warning Event); the status and a gauge list every certificate's expiry.
+     */
+    private void reportCertificates(EtcdCluster cluster, List<CertificateValidity> certificates) {
+        EtcdClusterStatus status = cluster.getStatus();
+        Instant now = clock.instant();
+        status.setCertificates(certificates.isEmpty() ? null : certificates.stream()
+                .map(c -> new CertificateStatus(c.secret(), c.key(), c.subject(), c.notAfter().toString())).toList());
+        metrics.certificates(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), certificates);
+        Optional<CertificateValidity> first = CertificateValidity.firstToExpire(certificates);
+        String reason = REASON_TLS_READY;
+        String message = "The TLS secrets are present.";
+        if (first.isPresent()) {
+            CertificateValidity c = first.get();
+            if (c.expired(now)) {
+                reason = REASON_CERTIFICATE_EXPIRED;
+                message = "Certificate " + c.label() + " expired at " + c.notAfter() + ": members and the operator"
+                        + " refuse it. Put a new certificate in the Secret.";
+            } else if (c.expiresSoon(now)) {
+                reason = REASON_CERTIFICATE_EXPIRES_SOON;
+                message = "Certificate " + c.label() + " expires at " + c.notAfter() + ", in "
+                        + Duration.between(now, c.notAfter()).toHours() + " hours. Put a new certificate in the Secret.";
+            } else {
+                message = "The TLS secrets are present; the first certificate to expire is " + c.label() + ", at "
+                        + c.notAfter() + ".";
+            }
+        }
+        String previous = Conditions.find(status.getConditions(), CONDITION_TLS).map(Condition::getReason).orElse(null);
+        status.setConditions(conditions.set(status.getConditions(), new Condition(CONDITION_TLS, Conditions.TRUE, reason,
+                message), cluster.getMetadata().getGeneration()));
+        if (!REASON_TLS_READY.equals(reason) && !reason.equals(previous)) {
+            events.warning(cluster, reason, message);
+        }
     }
 
     /**

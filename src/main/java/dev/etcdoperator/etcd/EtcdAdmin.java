@@ -57,6 +57,14 @@ public interface EtcdAdmin extends AutoCloseable {
      */
     void defragment(String clientUrl);
 
+    /**
+     * Enables etcd's downgrade of the cluster to {@code targetVersion} ({@code major.minor.0}, one minor below the
+     * cluster's; etcd 3.6 and later): the cluster version drops to it at once, and each member then rewrites its data
+     * in that version's format, after which its binary can be replaced by the older one. Answers the cluster version
+     * etcd reports. Enabling the same downgrade twice is refused by etcd ("has a downgrade job in progress").
+     */
+    String enableDowngrade(String targetVersion);
+
     /** Releases the connections. */
     @Override
     void close();

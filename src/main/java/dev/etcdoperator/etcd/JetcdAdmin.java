@@ -55,11 +55,13 @@ public final class JetcdAdmin implements EtcdAdmin {
             .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
             .build();
 
-    /** Fields of etcd 3.4's StatusResponse that jetcd 0.8.5's proto does not declare (kept as unknown fields). */
-    private static final int STATUS_DB_SIZE_IN_USE = 7;
+    /** Fields of etcd's StatusResponse that jetcd 0.8.5's proto does not declare (kept as unknown fields). */
+    private static final int STATUS_RAFT_APPLIED_INDEX = 7;
     private static final int STATUS_ERRORS = 8;
-    private static final int STATUS_RAFT_APPLIED_INDEX = 9;
+    private static final int STATUS_DB_SIZE_IN_USE = 9;
     private static final int STATUS_IS_LEARNER = 10;
+    private static final int STATUS_STORAGE_VERSION = 11;
+    private static final int STATUS_DOWNGRADE_INFO = 13;
 
     /** etcd's answer while its guard refuses a reconfiguration until every voter has been connected for 5 s. */
     static final String GUARD_REFUSAL = "unhealthy cluster";
@@ -101,7 +103,14 @@ public final class JetcdAdmin implements EtcdAdmin {
         return new MemberStatus(clientUrl, r.getHeader().getMemberId(), r.getVersion(), r.getLeader(),
                 r.getRaftIndex(), r.getRaftTerm(), varint(extra, STATUS_RAFT_APPLIED_INDEX), r.getDbSize(),
                 varint(extra, STATUS_DB_SIZE_IN_USE), varint(extra, STATUS_IS_LEARNER) != 0, errors,
-                r.getHeader().getClusterId(), r.getHeader().getRevision());
+                r.getHeader().getClusterId(), r.getHeader().getRevision(), text(extra, STATUS_STORAGE_VERSION),
+                DowngradeCall.enabledTarget(extra, STATUS_DOWNGRADE_INFO));
+    }
+
+    @Override
+    public String enableDowngrade(String targetVersion) {
+        return onAnyMember("enable the downgrade to " + targetVersion, options.reconfigurationDeadline(),
+                (channel, deadline) -> DowngradeCall.enable(channel, deadline, targetVersion));
     }
 
     /**
@@ -407,6 +416,14 @@ public final class JetcdAdmin implements EtcdAdmin {
         }
         List<Long> values = fields.getField(number).getVarintList();
         return values.isEmpty() ? 0 : values.get(values.size() - 1);
+    }
+
+    static String text(UnknownFieldSet fields, int number) {
+        if (!fields.hasField(number)) {
+            return "";
+        }
+        List<com.google.protobuf.ByteString> values = fields.getField(number).getLengthDelimitedList();
+        return values.isEmpty() ? "" : values.get(values.size() - 1).toStringUtf8();
     }
 
     private static Member member(io.etcd.jetcd.api.Member m) {

@@ -11,6 +11,7 @@ import java.util.function.ToDoubleFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.etcdoperator.core.cluster.CertificateValidity;
 import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.Step;
@@ -48,6 +49,9 @@ public class ClusterMetrics {
     public static final String COMPACTIONS = PREFIX + "compactions";
     public static final String DEFRAGMENTATIONS = PREFIX + "member.defragmentations";
     public static final String DISARMS = PREFIX + "alarm.disarms";
+    public static final String CERTIFICATE_EXPIRY = PREFIX + "certificate.expiry.timestamp";
+    public static final String SECRET = "secret";
+    public static final String KEY = "key";
     public static final String STATE = "state";
     public static final String MEMBER = "member";
     public static final String ALARM = "alarm";
@@ -80,7 +84,9 @@ public class ClusterMetrics {
             Map.entry(COMPACTIONS, "Compactions the operator made to free space under the NOSPACE alarm"),
             Map.entry(DEFRAGMENTATIONS, "Members the operator defragmented, by reason: NoSpace (under the NOSPACE "
                     + "alarm) or Fragmented (past spec.etcd.defragmentation's threshold)"),
-            Map.entry(DISARMS, "NOSPACE alarms the operator disarmed once the members were back under their quota"));
+            Map.entry(DISARMS, "NOSPACE alarms the operator disarmed once the members were back under their quota"),
+            Map.entry(CERTIFICATE_EXPIRY, "When the first certificate under a key of the cluster's TLS Secrets expires"
+                    + " (spec.TLS.static), in seconds since the epoch"));
 
     private record Key(String namespace, String cluster) {
         Tags tags() {
@@ -92,6 +98,7 @@ public class ClusterMetrics {
     private final Map<Key, AtomicReference<ClusterHealth>> observed = new ConcurrentHashMap<>();
     private final Map<Key, AtomicLong> quotas = new ConcurrentHashMap<>();
     private final Map<Key, Map<String, AtomicReference<MemberDatabase>>> databases = new ConcurrentHashMap<>();
+    private final Map<Key, Map<List<String>, AtomicLong>> certificates = new ConcurrentHashMap<>();
 
     public ClusterMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -166,7 +173,7 @@ public class ClusterMetrics {
             counter = ADDITIONS;
         } else if (step instanceof Step.RemoveMember remove) {
             counter = Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? REPLACEMENTS : REMOVALS;
-        } else if (step instanceof Step.UpgradeMember) {
+        } else if (step instanceof Step.UpgradeMember || step instanceof Step.DowngradeMember) {
             counter = UPGRADES;
         } else if (step instanceof Step.CompactKeyspace) {
             counter = COMPACTIONS;
@@ -192,7 +199,36 @@ public class ClusterMetrics {
     }
 
     /** Removes every meter of the cluster. */
+    /** Sets one gauge per certificate key of the cluster's TLS Secrets to its expiry; keys no longer there go. */
+    public void certificates(String namespace, String cluster, List<CertificateValidity> validity) {
+        Key key = new Key(namespace, cluster);
+        Map<List<String>, AtomicLong> known = certificates.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+        Set<List<String>> now = new HashSet<>();
+        for (CertificateValidity c : validity) {
+            List<String> id = List.of(c.secret(), c.key());
+            now.add(id);
+            known.computeIfAbsent(id, i -> {
+                AtomicLong expiry = new AtomicLong();
+                Gauge.builder(CERTIFICATE_EXPIRY, expiry, AtomicLong::get).description(HELP.get(CERTIFICATE_EXPIRY))
+                        .tags(key.tags().and(SECRET, i.get(0)).and(KEY, i.get(1))).baseUnit("seconds")
+                        .strongReference(true).register(registry);
+                return expiry;
+            }).set(c.notAfter().getEpochSecond());
+        }
+        for (List<String> gone : Set.copyOf(known.keySet())) {
+            if (!now.contains(gone)) {
+                known.remove(gone);
+                registry.getMeters().stream().filter(m -> m.getId().getName().equals(CERTIFICATE_EXPIRY)
+                        && namespace.equals(m.getId().getTag(MetricNames.NAMESPACE))
+                        && cluster.equals(m.getId().getTag(MetricNames.CLUSTER))
+                        && gone.get(0).equals(m.getId().getTag(SECRET)) && gone.get(1).equals(m.getId().getTag(KEY)))
+                        .toList().forEach(registry::remove);
+            }
+        }
+    }
+
     public void forget(String namespace, String cluster) {
+        certificates.remove(new Key(namespace, cluster));
         observed.remove(new Key(namespace, cluster));
         quotas.remove(new Key(namespace, cluster));
         databases.remove(new Key(namespace, cluster));

@@ -106,7 +106,9 @@ public final class BackupStore implements BackupStorage.Store {
 
     @Override
     public Uploaded upload(InputStream snapshot, S3Location target, Map<String, String> metadata, Instant deadline) {
-        return new SnapshotUpload(s3, partSize, parallelParts).upload(snapshot, target, metadata, deadline);
+        return new SnapshotUpload(s3, partSize, parallelParts,
+                settings == null ? ServerSideEncryption.NONE : settings.encryption())
+                .upload(snapshot, target, metadata, deadline);
     }
 
     /**

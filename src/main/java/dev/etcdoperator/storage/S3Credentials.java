@@ -2,6 +2,7 @@ package dev.etcdoperator.storage;
 
 import java.net.URI;
 
+import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.support.SecretData;
@@ -20,6 +21,20 @@ public final class S3Credentials {
     }
 
     public static S3Settings settings(KubernetesClient client, String namespace, S3Source source) {
+        return reach(client, namespace, source).withEncryption(encryption(source));
+    }
+
+    /** The server-side encryption {@code s3.serverSideEncryption} asks for. */
+    static ServerSideEncryption encryption(S3Source source) {
+        S3ServerSideEncryption sse = source.getServerSideEncryption();
+        if (sse == null) {
+            return ServerSideEncryption.NONE;
+        }
+        String key = sse.getKmsKeyId();
+        return new ServerSideEncryption(sse.getAlgorithm(), key == null || key.isBlank() ? null : key.strip());
+    }
+
+    private static S3Settings reach(KubernetesClient client, String namespace, S3Source source) {
         if (source.getAwsSecret() == null || source.getAwsSecret().isBlank()) {
             String endpoint = source.getEndpoint();
             return DefaultChainCredentials.settings(endpoint == null || endpoint.isBlank() ? null

@@ -10,9 +10,24 @@ import java.net.URI;
  * @param accessKeyId  null to use the default credential chain
  * @param sessionToken null unless the credentials are temporary
  * @param endpoint     null for AWS itself
+ * @param encryption   the server-side encryption asked for every object written
  */
 public record S3Settings(String accessKeyId, String secretAccessKey, String sessionToken, String region, URI endpoint,
-        boolean forcePathStyle) {
+        boolean forcePathStyle, ServerSideEncryption encryption) {
+
+    public S3Settings {
+        encryption = encryption == null ? ServerSideEncryption.NONE : encryption;
+    }
+
+    /** Without server-side encryption asked. */
+    public S3Settings(String accessKeyId, String secretAccessKey, String sessionToken, String region, URI endpoint,
+            boolean forcePathStyle) {
+        this(accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, ServerSideEncryption.NONE);
+    }
+
+    public S3Settings withEncryption(ServerSideEncryption e) {
+        return new S3Settings(accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, e);
+    }
 
     /** Settings whose credentials come from the operator's environment (web identity, pod identity, instance profile). */
     public static S3Settings defaultChain(String region, URI endpoint, boolean forcePathStyle) {
@@ -26,6 +41,7 @@ public record S3Settings(String accessKeyId, String secretAccessKey, String sess
     @Override
     public String toString() {
         return "S3Settings[accessKeyId=" + (usesDefaultChain() ? "(default chain)" : accessKeyId) + ", region="
-                + region + ", endpoint=" + endpoint + ", forcePathStyle=" + forcePathStyle + "]";
+                + region + ", endpoint=" + endpoint + ", forcePathStyle=" + forcePathStyle + ", encryption=" + encryption
+                + "]";
     }
 }

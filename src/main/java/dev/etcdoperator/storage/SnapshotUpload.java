@@ -64,18 +64,25 @@ public final class SnapshotUpload {
     private final S3Client s3;
     private final int partSize;
     private final int parallelParts;
+    private final ServerSideEncryption encryption;
 
     /**
      * @param partSize      bytes per part, at least 5 MiB (S3's minimum for all parts but the last)
      * @param parallelParts parts uploaded at the same time
      */
     public SnapshotUpload(S3Client s3, int partSize, int parallelParts) {
+        this(s3, partSize, parallelParts, ServerSideEncryption.NONE);
+    }
+
+    /** @param encryption the server-side encryption asked for each object written, the partial upload's too */
+    public SnapshotUpload(S3Client s3, int partSize, int parallelParts, ServerSideEncryption encryption) {
         if (partSize < 5 * 1024 * 1024 || parallelParts < 1) {
             throw new IllegalArgumentException("part size must be at least 5 MiB and parallel parts at least 1");
         }
         this.s3 = s3;
         this.partSize = partSize;
         this.parallelParts = parallelParts;
+        this.encryption = encryption;
     }
 
     /**
@@ -100,10 +107,10 @@ public final class SnapshotUpload {
         try {
             // an empty object at the partial key first: a store that lists multipart uploads by exact key only
             // (MinIO) shows this upload to a later clean-up only through an object it can find by prefix
-            s3.putObject(b -> b.bucket(partial.bucket()).key(partial.key()).contentType("application/octet-stream")
-                    .metadata(Map.of(BackupMetadata.OWNER, owner)).overrideConfiguration(within(deadline)),
-                    RequestBody.empty());
-            uploadId = s3.createMultipartUpload(b -> b.bucket(partial.bucket()).key(partial.key())
+            s3.putObject(b -> encryption.applyTo(b.bucket(partial.bucket()).key(partial.key())
+                    .contentType("application/octet-stream").metadata(Map.of(BackupMetadata.OWNER, owner))
+                    .overrideConfiguration(within(deadline))), RequestBody.empty());
+            uploadId = s3.createMultipartUpload(b -> encryption.applyTo(b).bucket(partial.bucket()).key(partial.key())
                     .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
                     .contentType("application/octet-stream")
                     .metadata(Map.of(BackupMetadata.OWNER, owner))
@@ -183,6 +190,12 @@ public final class SnapshotUpload {
         }
         try {
             checkSize(stored, size, target);
+            String unencrypted = encryption.mismatch(stored);
+            if (unencrypted != null) {
+                throw new BackupFailure(BackupFailure.NOT_ENCRYPTED, target + " was written, but " + unencrypted
+                        + "; it is deleted: a backup asked to be encrypted is never left unencrypted. Check that the"
+                        + " store supports s3.serverSideEncryption (a KMS configured, the key allowed).", true);
+            }
         } catch (BackupFailure e) {
             deleteQuietly(target, deadline);
             throw e;
@@ -298,14 +311,14 @@ public final class SnapshotUpload {
 
     private void copy(S3Location from, S3Location to, long size, Map<String, String> metadata, Instant deadline) {
         if (size <= MAX_SINGLE_COPY) {
-            s3.copyObject(b -> b.sourceBucket(from.bucket()).sourceKey(from.key())
+            s3.copyObject(b -> encryption.applyTo(b).sourceBucket(from.bucket()).sourceKey(from.key())
                     .destinationBucket(to.bucket()).destinationKey(to.key())
                     .metadataDirective(MetadataDirective.REPLACE).metadata(metadata)
                     .contentType("application/octet-stream")
                     .overrideConfiguration(within(deadline)));
             return;
         }
-        String id = s3.createMultipartUpload(b -> b.bucket(to.bucket()).key(to.key()).metadata(metadata)
+        String id = s3.createMultipartUpload(b -> encryption.applyTo(b).bucket(to.bucket()).key(to.key()).metadata(metadata)
                 .contentType("application/octet-stream").overrideConfiguration(within(deadline))).uploadId();
         try {
             List<CompletedPart> parts = new ArrayList<>();

@@ -382,6 +382,11 @@ class BackupRunnerTest {
         }
 
         @Override
+        public String enableDowngrade(String targetVersion) {
+            throw new UnsupportedOperationException("a backup downgrades nothing");
+        }
+
+        @Override
         public void close() {
         }
     }

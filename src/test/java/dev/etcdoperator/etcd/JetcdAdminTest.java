@@ -95,6 +95,10 @@ class JetcdAdminTest {
         assertThat(status.dbSize()).isPositive();
         assertThat(status.learner()).isFalse();
         assertThat(status.errors()).isEmpty();
+        // fields jetcd's proto lacks, read by their numbers in etcd's: an index and a page-aligned byte count
+        assertThat(status.raftAppliedIndex()).isPositive().isLessThanOrEqualTo(status.raftIndex());
+        assertThat(status.dbSizeInUse()).isPositive().isLessThanOrEqualTo(status.dbSize());
+        assertThat(status.dbSizeInUse() % 4096).as("bbolt counts whole pages").isZero();
 
         MemberHealth health = admin.health(seed.clientUrl());
         assertThat(health.healthy()).as(health.detail()).isTrue();

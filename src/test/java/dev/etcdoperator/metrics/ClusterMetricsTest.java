@@ -2,9 +2,11 @@ package dev.etcdoperator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
+import dev.etcdoperator.core.cluster.CertificateValidity;
 import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.Step;
@@ -135,6 +137,29 @@ class ClusterMetricsTest {
         metrics.forget("ns", "a");
         assertThat(registry.find(ClusterMetrics.MEMBER_DB_SIZE).gauges()).isEmpty();
         assertThat(registry.find(ClusterMetrics.QUOTA).gauges()).isEmpty();
+    }
+
+    @Test
+    void eachCertificateKeyHasItsExpiryAndKeysThatWentLoseTheirSeries() {
+        Instant peer = Instant.parse("2027-01-01T00:00:00Z");
+        Instant ca = Instant.parse("2030-06-01T12:00:00Z");
+        metrics.certificates("ns", "a", List.of(new CertificateValidity("peer", "peer.crt", "CN=a", peer),
+                new CertificateValidity("peer", "peer-ca.crt", "CN=ca", ca)));
+        assertThat(gauge(ClusterMetrics.CERTIFICATE_EXPIRY, "a", "secret", "peer", "key", "peer.crt"))
+                .isEqualTo(peer.getEpochSecond());
+        assertThat(gauge(ClusterMetrics.CERTIFICATE_EXPIRY, "a", "secret", "peer", "key", "peer-ca.crt"))
+                .isEqualTo(ca.getEpochSecond());
+
+        Instant renewed = Instant.parse("2027-04-01T00:00:00Z");
+        metrics.certificates("ns", "a", List.of(new CertificateValidity("peer", "tls.crt", "CN=a", renewed)));
+        assertThat(registry.find(ClusterMetrics.CERTIFICATE_EXPIRY).gauges()).singleElement()
+                .satisfies(g -> {
+                    assertThat(g.getId().getTag("key")).isEqualTo("tls.crt");
+                    assertThat(g.value()).isEqualTo(renewed.getEpochSecond());
+                });
+
+        metrics.certificates("ns", "a", List.of());
+        assertThat(registry.find(ClusterMetrics.CERTIFICATE_EXPIRY).gauges()).isEmpty();
     }
 
     @Test

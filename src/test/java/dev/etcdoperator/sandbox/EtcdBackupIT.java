@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -151,6 +152,34 @@ class EtcdBackupIT {
         EtcdBackupStatus status = awaitSucceeded("own-identity");
         assertThat(s3.headObject(b -> b.bucket(BUCKET).key("own-identity/snapshot.db")).metadata())
                 .containsEntry("etcd-backup-sha256", status.getBackupSha256());
+    }
+
+    @Test
+    @Order(6)
+    void backupsAskedForServerSideEncryptionAreStoredEncryptedAndRestore(@TempDir Path dir) throws Exception {
+        apply("sse-s3", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/sse-s3/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true,
+                     serverSideEncryption: {algorithm: AES256}}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        apply("sse-kms", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/sse-kms/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true,
+                     serverSideEncryption: {algorithm: "aws:kms", kmsKeyId: %s}}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint(), S3Server.KMS_KEY));
+        EtcdBackupStatus s3Managed = awaitSucceeded("sse-s3");
+        EtcdBackupStatus kms = awaitSucceeded("sse-kms");
+
+        HeadObjectResponse a = s3.headObject(b -> b.bucket(BUCKET).key("sse-s3/snapshot.db"));
+        assertThat(a.serverSideEncryptionAsString()).isEqualTo("AES256");
+        HeadObjectResponse k = s3.headObject(b -> b.bucket(BUCKET).key("sse-kms/snapshot.db"));
+        assertThat(k.serverSideEncryptionAsString()).isEqualTo("aws:kms");
+        assertThat(k.ssekmsKeyId()).endsWith(S3Server.KMS_KEY);
+        assertThat(sha256(download("sse-s3/snapshot.db", dir))).isEqualTo(s3Managed.getBackupSha256());
+        try (RestoredEtcd restored = RestoredEtcd.restore(download("sse-kms/snapshot.db", dir), dir.resolve("r"))) {
+            assertThat(restored.keys("k-", kms.getEtcdRevision())).isEqualTo(written);
+        }
+        assertNoPartialObjects();
     }
 
     @Test

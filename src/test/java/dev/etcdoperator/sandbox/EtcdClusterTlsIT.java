@@ -126,6 +126,16 @@ class EtcdClusterTlsIT {
         EtcdClusterStatus s = awaitConverged(3);
         assertThat(s.getPhase()).isEqualTo("Running");
         assertThat(tlsCondition(s).getStatus()).isEqualTo("True");
+        // the test certificates are valid for two days: within the fourteen days that are told
+        assertThat(tlsCondition(s).getReason()).isEqualTo("CertificateExpiresSoon");
+        assertThat(s.getCertificates()).extracting(c -> c.getSecret() + "/" + c.getKey()).containsExactlyInAnyOrder(
+                PEER + "/peer.crt", PEER + "/peer-ca.crt", SERVER + "/server.crt", SERVER + "/server-ca.crt",
+                OPERATOR + "/etcd-client.crt", OPERATOR + "/etcd-client-ca.crt");
+        assertThat(s.getCertificates()).allSatisfy(c -> assertThat(java.time.Instant.parse(c.getNotAfter()))
+                .isBetween(java.time.Instant.now(), java.time.Instant.now().plus(Duration.ofDays(2))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().v1().events().inNamespace(NS).list().getItems()
+                .stream().anyMatch(e -> "CertificateExpiresSoon".equals(e.getReason())
+                        && NAME.equals(e.getInvolvedObject().getName())));
         assertThat(s.getMemberDetails()).allSatisfy(m -> {
             assertThat(m.getPeerURL()).startsWith("https://").endsWith("." + NAME + "." + NS + ".svc:2380");
         });

@@ -36,6 +36,12 @@ public class EtcdClusterSpec {
     @JsonPropertyDescription("Stop managing the cluster: no member is added, removed or upgraded while paused.")
     private Boolean paused;
 
+    @JsonPropertyDescription("Additive: let the operator carry out a downgrade to the minor version below the running one"
+            + " (spec.version set to it) through etcd's downgrade API, from etcd 3.6 on; members are replaced one at a"
+            + " time once each has rewritten its data in the older format. Without it a lower minor is refused. Default"
+            + " false.")
+    private Boolean allowDowngrade;
+
     @JsonPropertyDescription("Policy for the member pods.")
     private PodPolicy pod;
 
@@ -73,6 +79,14 @@ public class EtcdClusterSpec {
 
     public Boolean getPaused() {
         return paused;
+    }
+
+    public Boolean getAllowDowngrade() {
+        return allowDowngrade;
+    }
+
+    public void setAllowDowngrade(Boolean allowDowngrade) {
+        this.allowDowngrade = allowDowngrade;
     }
 
     public void setPaused(Boolean paused) {

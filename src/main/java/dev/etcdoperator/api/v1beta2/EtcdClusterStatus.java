@@ -59,6 +59,9 @@ public class EtcdClusterStatus implements ConditionedStatus {
     @JsonPropertyDescription("The metadata.generation this status reflects.")
     private Long observedGeneration;
 
+    @JsonPropertyDescription("Additive, with spec.TLS.static: when each certificate and CA of the TLS Secrets expires.")
+    private List<CertificateStatus> certificates;
+
     public String getPhase() {
         return phase;
     }
@@ -163,6 +166,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setSeedMember(String seedMember) {
         this.seedMember = seedMember;
+    }
+
+    public List<CertificateStatus> getCertificates() {
+        return certificates;
+    }
+
+    public void setCertificates(List<CertificateStatus> certificates) {
+        this.certificates = certificates;
     }
 
     public String getTargetVersion() {

@@ -30,6 +30,11 @@ public class S3Source {
     @JsonPropertyDescription("Use path-style addressing (bucket in the path), as most S3-compatible stores need.")
     private Boolean forcePathStyle;
 
+    @JsonPropertyDescription("Additive: server-side encryption of every object a backup writes (SSE-S3 or SSE-KMS); the "
+            + "backup fails, and leaves no object, when the store does not encrypt as asked. A restore reads such objects "
+            + "without it.")
+    private S3ServerSideEncryption serverSideEncryption;
+
     public String getPath() {
         return path;
     }
@@ -60,5 +65,13 @@ public class S3Source {
 
     public void setForcePathStyle(Boolean forcePathStyle) {
         this.forcePathStyle = forcePathStyle;
+    }
+
+    public S3ServerSideEncryption getServerSideEncryption() {
+        return serverSideEncryption;
+    }
+
+    public void setServerSideEncryption(S3ServerSideEncryption serverSideEncryption) {
+        this.serverSideEncryption = serverSideEncryption;
     }
 }

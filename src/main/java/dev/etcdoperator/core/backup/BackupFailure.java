@@ -20,6 +20,8 @@ public class BackupFailure extends RuntimeException {
     public static final String S3_UNREACHABLE = "S3Unreachable";
     public static final String UPLOAD_FAILED = "UploadFailed";
     public static final String VERIFICATION_FAILED = "VerificationFailed";
+    /** The store did not encrypt the object as {@code s3.serverSideEncryption} asked. */
+    public static final String NOT_ENCRYPTED = "S3ObjectNotEncrypted";
     public static final String TIMEOUT = "BackupTimeout";
     /** The source's revision is lower than the last backup's: the cluster lost data, or it is another cluster. */
     public static final String REVISION_WENT_BACK = "RevisionWentBack";

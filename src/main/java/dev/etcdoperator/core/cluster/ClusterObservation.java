@@ -32,11 +32,13 @@ import java.util.Set;
  *                       empty (the reseed annotation names the cluster's uid, and the status reports the loss)
  * @param now            when the observation was made; null when not known (then no pod counts as stuck)
  * @param space          etcd's alarms, the quota, and how far the operator got in freeing space
+ * @param downgradeAllowed {@code spec.allowDowngrade}: a lower minor may be reached through etcd's downgrade API
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
-        Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space) {
+        Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
+        boolean downgradeAllowed) {
 
     public ClusterObservation {
         space = space == null ? DatabaseSpace.NONE : space;
@@ -48,6 +50,15 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         members = members == null ? Optional.empty() : members.map(List::copyOf);
         health = Map.copyOf(health == null ? Map.of() : health);
         claims = Set.copyOf(claims == null ? Set.of() : claims);
+    }
+
+    /** Without a downgrade allowed. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, false);
     }
 
     /** Without alarms or space recovery. */

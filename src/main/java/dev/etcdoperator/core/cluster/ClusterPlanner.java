@@ -360,6 +360,10 @@ public final class ClusterPlanner {
         if (behind.isEmpty()) {
             return new Nothing();
         }
+        Optional<Step> downgrade = DowngradePlanner.plan(o, seats);
+        if (downgrade.isPresent()) {
+            return downgrade.get();
+        }
         String running = runningVersion(o);
         VersionPolicy.Verdict verdict = versions.check(running, wanted);
         if (!verdict.allowed()) {

@@ -336,6 +336,17 @@ public final class ClusterStatusBuilder {
             return condition(UPGRADING, true, "UpgradingMember", u.describe() + " " + (seats.size() - behind)
                     + " of " + seats.size() + " members run " + wanted + ".");
         }
+        if (step instanceof Step.EnableDowngrade d) {
+            return condition(UPGRADING, true, "EnablingDowngrade", d.describe());
+        }
+        if (step instanceof Step.DowngradeMember d) {
+            return condition(UPGRADING, true, "DowngradingMember", d.describe() + " " + (seats.size() - behind)
+                    + " of " + seats.size() + " members run " + wanted + ".");
+        }
+        if (behind > 0 && DowngradePlanner.applies(o, seats) && !(step instanceof Refuse)) {
+            return condition(UPGRADING, true, "DowngradeOnHold", "The downgrade to " + wanted + " waits ("
+                    + (seats.size() - behind) + " of " + seats.size() + " members run it): " + step.describe());
+        }
         if (seats.isEmpty()) {
             return condition(UPGRADING, false, "NoMembers", "No member answers; nothing to upgrade yet.");
         }

@@ -12,11 +12,23 @@ package dev.etcdoperator.core.cluster;
  * @param dbSize      the size of its database file in bytes; 0 when it did not answer
  * @param dbSizeInUse the bytes of that file in use (the rest is free pages a defragmentation gives back); 0 when it
  *                    did not answer or does not say
+ * @param storageVersion  the version whose format its data is written in (etcd 3.6 and later say); empty when not
+ *                        known
+ * @param downgradeTarget the version of a downgrade it reports as enabled on the cluster; empty when none or not
+ *                        known
  */
 public record MemberHealth(long id, boolean healthy, boolean leader, String version, long raftIndex, long dbSize,
-        long dbSizeInUse) {
+        long dbSizeInUse, String storageVersion, String downgradeTarget) {
     public MemberHealth {
         version = Version.strip(version);
+        storageVersion = storageVersion == null ? "" : Version.strip(storageVersion);
+        downgradeTarget = downgradeTarget == null ? "" : Version.strip(downgradeTarget);
+    }
+
+    /** Without storage version or downgrade. */
+    public MemberHealth(long id, boolean healthy, boolean leader, String version, long raftIndex, long dbSize,
+            long dbSizeInUse) {
+        this(id, healthy, leader, version, raftIndex, dbSize, dbSizeInUse, "", "");
     }
 
     /** Without database sizes. */

@@ -151,6 +151,29 @@ public sealed interface Step {
     }
 
     /**
+     * Ask etcd to enable the downgrade of the cluster to {@code targetVersion} ({@code major.minor.0}): the cluster
+     * version drops to it, and each member rewrites its data in that version's format.
+     */
+    record EnableDowngrade(String targetVersion, String runningVersion) implements Step {
+        @Override
+        public String describe() {
+            return "Enabling etcd's downgrade of the cluster from " + runningVersion + " to " + targetVersion
+                    + ": each member then rewrites its data in the " + targetVersion + " format.";
+        }
+    }
+
+    /**
+     * Replace one member's pod with one running the older {@code toVersion}: its data is in that version's format
+     * already.
+     */
+    record DowngradeMember(String name, String fromVersion, String toVersion) implements Step {
+        @Override
+        public String describe() {
+            return "Downgrading member " + name + " from " + fromVersion + " to " + toVersion + ".";
+        }
+    }
+
+    /**
      * The NOSPACE alarm is raised: compact the keyspace up to {@code revision} (the current one), so that the old
      * revisions' space can be given back by defragmenting the members.
      */
@@ -173,6 +196,8 @@ public sealed interface Step {
             implements Step {
         /** Freeing space while the NOSPACE alarm is raised. */
         public static final String NO_SPACE = "NoSpace";
+        /** etcd's downgrade is enabled; members have not rewritten their data in the older format yet. */
+        public static final String DOWNGRADE_PENDING = "DowngradePending";
         /** The member's free space passed the threshold of {@code spec.etcd.defragmentation}. */
         public static final String FRAGMENTED = "Fragmented";
 
@@ -228,6 +253,8 @@ public sealed interface Step {
          * quota (its live data needs more), or no member can be defragmented safely now.
          */
         public static final String NO_SPACE = "NoSpace";
+        /** etcd's downgrade is enabled; members have not rewritten their data in the older format yet. */
+        public static final String DOWNGRADE_PENDING = "DowngradePending";
 
         @Override
         public String describe() {

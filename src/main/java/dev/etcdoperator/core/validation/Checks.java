@@ -6,12 +6,14 @@ import java.util.regex.Pattern;
 
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.ResourceName;
+import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.api.v1beta2.StorageType;
 
 /** Collects field errors; the checks shared by the three kinds. */
 final class Checks {
     private static final Pattern S3_PATH = Pattern.compile(S3Source.PATH_PATTERN);
+    private static final Pattern KMS_KEY_ID = Pattern.compile(S3ServerSideEncryption.KMS_KEY_ID_PATTERN);
     private static final Pattern S3_ENDPOINT = Pattern.compile(InputRules.S3_ENDPOINT);
     private static final Pattern NAME = Pattern.compile(ResourceName.PATTERN);
     private static final Pattern PORT = Pattern.compile(":([0-9]{1,5})/?$");
@@ -134,6 +136,25 @@ final class Checks {
                         "an http:// or https:// URL of a host and an optional port, without user info, path, query "
                                 + "or fragment")) {
             requirePort(s3Path + ".endpoint", s3.getEndpoint());
+        }
+        S3ServerSideEncryption sse = s3.getServerSideEncryption();
+        if (sse != null) {
+            String path = s3Path + ".serverSideEncryption";
+            if (!S3ServerSideEncryption.AES256.equals(sse.getAlgorithm())
+                    && !S3ServerSideEncryption.KMS.equals(sse.getAlgorithm())) {
+                String got = sse.getAlgorithm() == null ? "none" : quote(sse.getAlgorithm());
+                fail(path + ".algorithm", "Unsupported value: " + got + ": supported values: \""
+                        + S3ServerSideEncryption.AES256 + "\", \"" + S3ServerSideEncryption.KMS + "\"");
+            }
+            if (!blank(sse.getKmsKeyId())) {
+                if (!S3ServerSideEncryption.KMS.equals(sse.getAlgorithm())) {
+                    fail(path + ".kmsKeyId", "kmsKeyId is used with algorithm aws:kms only");
+                } else {
+                    requireFormat(path + ".kmsKeyId", sse.getKmsKeyId(), KMS_KEY_ID,
+                            S3ServerSideEncryption.KMS_KEY_ID_MAX_LENGTH,
+                            "a KMS key id, ARN or alias of letters, digits and : / _ . + = , @ -");
+                }
+            }
         }
     }
 

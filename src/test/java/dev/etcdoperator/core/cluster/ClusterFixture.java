@@ -36,6 +36,7 @@ final class ClusterFixture {
     private Instant now = NOW;
     private long nextId = 0x1001;
     private DatabaseSpace space = DatabaseSpace.NONE;
+    private boolean downgradeAllowed;
 
     private ClusterFixture(int size, String version) {
         this.size = size;
@@ -132,6 +133,27 @@ final class ClusterFixture {
 
     ClusterFixture paused() {
         paused = true;
+        return this;
+    }
+
+    /** {@code spec.allowDowngrade}. */
+    ClusterFixture allowDowngrade() {
+        downgradeAllowed = true;
+        return this;
+    }
+
+    /** What {@code name} reports as its storage version (etcd 3.6 and later). */
+    ClusterFixture storageVersion(String name, String storageVersion) {
+        MemberHealth h = health.get(id(name));
+        health.put(h.id(), new MemberHealth(h.id(), h.healthy(), h.leader(), h.version(), h.raftIndex(), h.dbSize(),
+                h.dbSizeInUse(), storageVersion, h.downgradeTarget()));
+        return this;
+    }
+
+    /** Every member that answers reports a downgrade to {@code target} as enabled. */
+    ClusterFixture downgradeEnabled(String target) {
+        health.replaceAll((id, h) -> new MemberHealth(id, h.healthy(), h.leader(), h.version(), h.raftIndex(),
+                h.dbSize(), h.dbSizeInUse(), h.storageVersion(), target));
         return this;
     }
 
@@ -282,7 +304,9 @@ final class ClusterFixture {
             if (quorum && podRuns(e.getKey())) {
                 MemberHealth h = health.get(id);
                 String v = pods.get(e.getKey()).etcdVersion();
-                health.put(id, new MemberHealth(id, true, e.getKey().equals(leader), v, h == null ? 1000 : h.raftIndex()));
+                boolean sameBinary = h != null && v != null && v.equals(h.version());
+                health.put(id, new MemberHealth(id, true, e.getKey().equals(leader), v, h == null ? 1000 : h.raftIndex(),
+                        0, 0, sameBinary ? h.storageVersion() : "", sameBinary ? h.downgradeTarget() : ""));
             } else {
                 health.remove(id);
             }
@@ -321,7 +345,7 @@ final class ClusterFixture {
                 ? Optional.of(List.copyOf(members.values())) : Optional.empty();
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
-                Set.copyOf(claims), seed, reseed, now, space);
+                Set.copyOf(claims), seed, reseed, now, space, downgradeAllowed);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
@@ -367,6 +391,10 @@ final class ClusterFixture {
             health.put(m.id(), new MemberHealth(m.id(), true, false, c.version(), 1000));
         } else if (step instanceof Step.UpgradeMember u) {
             podVersion(u.name(), u.toVersion());
+        } else if (step instanceof Step.EnableDowngrade d) {
+            downgradeEnabled(d.targetVersion());
+        } else if (step instanceof Step.DowngradeMember d) {
+            podVersion(d.name(), d.toVersion());
         } else if (step instanceof Step.CompactKeyspace c) {
             // the old revisions leave every member's pages: they are free, and stay in the file
             health.replaceAll((id, h) -> new MemberHealth(id, h.healthy(), h.leader(), h.version(), h.raftIndex(),

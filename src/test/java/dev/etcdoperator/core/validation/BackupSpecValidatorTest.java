@@ -9,6 +9,7 @@ import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterRef;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
+import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +110,35 @@ class BackupSpecValidatorTest {
             spec.setClientTLSSecret(hostile);
             assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.awsSecret", "spec.clientTLSSecret");
         }
+    }
+
+    @Test
+    void serverSideEncryptionIsAes256OrKmsWithAKeyOfKmsOnly() {
+        EtcdBackupSpec spec = backup();
+        spec.getS3().setServerSideEncryption(sse("AES256", null));
+        assertThat(paths(spec)).isEmpty();
+        spec.getS3().setServerSideEncryption(sse("aws:kms", "arn:aws:kms:us-east-1:111122223333:alias/etcd-backups"));
+        assertThat(paths(spec)).isEmpty();
+        spec.getS3().setServerSideEncryption(sse("aws:kms", null));
+        assertThat(paths(spec)).isEmpty();
+
+        spec.getS3().setServerSideEncryption(sse("AES256", "alias/etcd"));
+        assertThat(paths(spec)).containsExactly("spec.s3.serverSideEncryption.kmsKeyId");
+        for (String algorithm : new String[] { "aws:kms:dsse", "aes256", "", null }) {
+            spec.getS3().setServerSideEncryption(sse(algorithm, null));
+            assertThat(paths(spec)).as("'%s'", algorithm).containsExactly("spec.s3.serverSideEncryption.algorithm");
+        }
+        for (String hostile : List.of("key; rm -rf /", "$(id)", "-key", "k\n", "k".repeat(2049))) {
+            spec.getS3().setServerSideEncryption(sse("aws:kms", hostile));
+            assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.serverSideEncryption.kmsKeyId");
+        }
+    }
+
+    private static S3ServerSideEncryption sse(String algorithm, String kmsKeyId) {
+        S3ServerSideEncryption sse = new S3ServerSideEncryption();
+        sse.setAlgorithm(algorithm);
+        sse.setKmsKeyId(kmsKeyId);
+        return sse;
     }
 
     @Test

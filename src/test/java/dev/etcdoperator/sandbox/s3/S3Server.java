@@ -44,6 +44,12 @@ public final class S3Server implements AutoCloseable {
     public static final String ACCESS_KEY = "sandbox-access-key";
     /** MinIO's root password: at least 8 characters. */
     public static final String SECRET_KEY = "sandbox-secret-key";
+    /**
+     * The name of MinIO's one built-in KMS key, which serves server-side encryption (SSE-S3, and SSE-KMS naming this
+     * key); objects are encrypted only when a request asks for it.
+     */
+    public static final String KMS_KEY = "sandbox-kms-key";
+    private static final String KMS_KEY_MATERIAL = "bXktbWluaW8ta21zLWtleS0zMi1ieXRlcy0xMjM0NTY=";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     /** The addresses MinIO listens on beside the one it is given, on the same port (see {@link #start()}). */
@@ -146,6 +152,7 @@ public final class S3Server implements AutoCloseable {
             env.put("MINIO_SITE_REGION", REGION);
             env.put("MINIO_UPDATE", "off");
             env.put("MINIO_BROWSER", "off");
+            env.put("MINIO_KMS_SECRET_KEY", KMS_KEY + ":" + KMS_KEY_MATERIAL);
             if (!hookRegistered) {
                 Runtime.getRuntime().addShutdownHook(shutdownHook);
                 hookRegistered = true;
