@@ -6,22 +6,27 @@ import jakarta.inject.Inject;
 import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.DeletedResourceListener;
 
-/** A deleted cluster's etcd connection is closed, its metrics and what was done to free its space are removed. */
+/**
+ * A deleted cluster's etcd connection is closed, its metrics, what was done to free its space and when its children
+ * were last checked are removed.
+ */
 @ApplicationScoped
 public class ClusterDeletion implements DeletedResourceListener {
     private final EtcdAdmins admins;
     private final ClusterMetrics metrics;
     private final SpaceRecoveries space;
+    private final ChildrenChecks children;
 
     @Inject
-    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics, SpaceRecoveries space) {
+    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics, SpaceRecoveries space, ChildrenChecks children) {
         this.admins = admins;
         this.metrics = metrics;
         this.space = space;
+        this.children = children;
     }
 
     public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics) {
-        this(admins, metrics, new SpaceRecoveries());
+        this(admins, metrics, new SpaceRecoveries(), new ChildrenChecks(java.time.Clock.systemUTC()));
     }
 
     @Override
@@ -34,5 +39,6 @@ public class ClusterDeletion implements DeletedResourceListener {
         admins.forget(ClusterObserver.key(namespace, name));
         metrics.forget(namespace, name);
         space.forget(ClusterObserver.key(namespace, name));
+        children.forget(ClusterObserver.key(namespace, name));
     }
 }

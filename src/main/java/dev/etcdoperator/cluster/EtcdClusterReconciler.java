@@ -106,9 +106,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ClusterDeletion deletion;
     private final Clock clock;
     private final SpaceRecoveries space;
+    private final ChildrenChecks children;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
             EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock, SpaceRecoveries space,
+            ChildrenChecks children,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
@@ -119,6 +121,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.deletion = deletion;
         this.clock = clock;
         this.space = space;
+        this.children = children;
         this.observer = new ClusterObserver(admins, clock, space);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
@@ -195,8 +198,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         List<Pod> pods = context.getSecondaryResources(Pod.class).stream()
                 .filter(p -> name.equals(p.getMetadata().getLabels().get(ClusterResources.LABEL_CLUSTER)))
                 .toList();
-        if (!Boolean.TRUE.equals(cluster.getSpec().getPaused())) {
+        String key = ClusterObserver.key(namespace, name);
+        String uid = cluster.getMetadata().getUid();
+        if (!Boolean.TRUE.equals(cluster.getSpec().getPaused()) && children.due(key, uid, cluster.getSpec().getSize())) {
             ensureServices(cluster);
+            children.checked(key, uid, cluster.getSpec().getSize());
         }
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();

@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
 /**
- * The one place where connections to etcd are made: jetcd clients for cluster-wide calls and plain gRPC channels
- * to a single member. Whoever asks for one closes it.
+ * The one place where connections to etcd are made: plain gRPC channels to a single member, on gRPC's shared event
+ * loops, and jetcd clients (each with a Vert.x instance of its own: the operator's admin calls do not use them).
+ * Whoever asks for one closes it.
  */
 public final class EtcdClientFactory {
     private final EtcdTls tls;
@@ -74,6 +75,15 @@ public final class EtcdClientFactory {
             builder.usePlaintext();
         }
         return builder.build();
+    }
+
+    /**
+     * Fails unless {@code endpoint} is an http(s) URL whose scheme matches whether TLS material was given.
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    void checkEndpoint(String endpoint) {
+        checkScheme(endpoint);
     }
 
     /** Closes a channel made by {@link #newChannel}, waiting briefly for it to go. */

@@ -1,6 +1,5 @@
 package dev.etcdoperator.etcd;
 
-import io.etcd.jetcd.Client;
 import io.etcd.jetcd.api.AlarmMember;
 import io.etcd.jetcd.api.AlarmRequest;
 import io.etcd.jetcd.api.AlarmType;
@@ -11,6 +10,7 @@ import io.etcd.jetcd.api.HashKVRequest;
 import io.etcd.jetcd.api.HashKVResponse;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
+import io.etcd.jetcd.api.MemberAddRequest;
 import io.etcd.jetcd.api.MemberListRequest;
 import io.etcd.jetcd.api.MemberListResponse;
 import io.etcd.jetcd.api.MemberRemoveRequest;
@@ -31,23 +31,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * {@link EtcdAdmin} on jetcd 0.8.5 for one etcd cluster.
+ * {@link EtcdAdmin} on jetcd 0.8.5's generated gRPC API for one etcd cluster.
  * <p>
- * Cluster-wide calls (member list, add, remove) go through one jetcd client on all endpoints. Calls about one
- * member (status, health, revision) go over a gRPC channel to that member only, kept for the admin's life (see
- * {@link MemberChannels}), using the stubs
- * generated in jetcd-grpc. Promotion is called the same way with a hand-made method descriptor, because jetcd
- * 0.8.5 does not know etcd's {@code MemberPromote} RPC (its request and response have the same wire shape as
- * {@code MemberRemoveRequest} and {@code MemberListResponse}). Every call carries the call timeout as a gRPC
- * deadline and is also waited on with that timeout, so a dead endpoint cannot hang a caller.
+ * Every call goes over a gRPC channel to one member, kept for the admin's life (see {@link MemberChannels}): calls
+ * about one member (status, health, revision) to that member, cluster-wide calls (member list, add, remove, promote,
+ * alarms) to the member that answered the last one, then to the others in turn. So a cluster costs one connection per
+ * member and no thread: every channel runs on gRPC's shared event loops. (A jetcd {@code Client} would bring a
+ * Vert.x instance of its own, with its threads, and a second connection to each member.) Promotion is called with a
+ * hand-made method descriptor, because jetcd 0.8.5 does not know etcd's {@code MemberPromote} RPC (its request and
+ * response have the same wire shape as {@code MemberRemoveRequest} and {@code MemberListResponse}). Every call
+ * carries the call timeout as a gRPC deadline, so a dead endpoint cannot hang a caller.
  */
 public final class JetcdAdmin implements EtcdAdmin {
     private static final Logger LOG = Logger.getLogger(JetcdAdmin.class);
@@ -73,20 +71,16 @@ public final class JetcdAdmin implements EtcdAdmin {
     /** etcd's answer about a revision it no longer has. */
     private static final String COMPACTED = "required revision has been compacted";
 
-    private final List<String> endpoints;
-    private final EtcdClientFactory factory;
     private final EtcdAdminOptions options;
-    /** Replaced after a call through it could not reach any member (see {@link #onCluster}). */
-    private Client client;
-    private boolean closed;
     private final MemberChannels channels;
+    private final EndpointOrder order;
 
     public JetcdAdmin(List<String> endpoints, EtcdTls tls, EtcdAdminOptions options) {
-        this.endpoints = List.copyOf(endpoints);
+        this.order = new EndpointOrder(endpoints);
         this.options = Objects.requireNonNull(options, "options");
-        this.factory = new EtcdClientFactory(tls, options.callTimeout());
-        this.client = factory.newClient(this.endpoints);
-        this.channels = new MemberChannels(Set.copyOf(this.endpoints), factory::newChannel);
+        EtcdClientFactory factory = new EtcdClientFactory(tls, options.callTimeout());
+        endpoints.forEach(factory::checkEndpoint);
+        this.channels = new MemberChannels(Set.copyOf(endpoints), factory::newChannel);
     }
 
     /** With the default options: 5 s per call, 60 s for a reconfiguration. */
@@ -96,20 +90,9 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public List<Member> members() {
-        try {
-            return onCluster("list members", c -> c.getClusterClient().listMember(),
-                    r -> r.getMembers().stream().map(JetcdAdmin::member).toList());
-        } catch (EtcdAdminException e) {
-            if (!EtcdErrors.says(e, "not supported for learner")) {
-                throw e;
-            }
-            // the client picked a learner, which serves no member list: ask each endpoint in turn
-            return onAnyMember("list members", (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
-                    .withDeadline(deadline).memberList(MemberListRequest.getDefaultInstance()))
-                    .getMembersList().stream()
-                    .map(m -> new Member(m.getID(), m.getName(), m.getPeerURLsList(), m.getClientURLsList(), m.getIsLearner()))
-                    .toList();
-        }
+        return onAnyMember("list members", (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
+                .withDeadline(deadline).memberList(MemberListRequest.getDefaultInstance()))
+                .getMembersList().stream().map(JetcdAdmin::member).toList();
     }
 
     @Override
@@ -275,13 +258,15 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public Member addMember(String peerUrl, boolean asLearner) {
-        URI peer = URI.create(Objects.requireNonNull(peerUrl, "peerUrl"));
+        URI.create(Objects.requireNonNull(peerUrl, "peerUrl"));
         String what = "add " + (asLearner ? "learner " : "member ") + peerUrl;
+        MemberAddRequest request = MemberAddRequest.newBuilder().addPeerURLs(peerUrl).setIsLearner(asLearner).build();
         boolean[] ambiguous = {false};
         return retrying(what, () -> {
             try {
-                return onCluster(what, c -> c.getClusterClient().addMember(List.of(peer), asLearner),
-                        r -> member(r.getMember()));
+                return member(onAnyMember(what, options.callTimeout(), (channel, deadline) -> ClusterGrpc
+                        .newBlockingStub(channel).withDeadline(deadline).memberAdd(request),
+                        () -> ambiguous[0] = true).getMember());
             } catch (EtcdAdminException e) {
                 if (ambiguous[0] && EtcdErrors.says(e, "already exist")) {
                     // an earlier attempt that we could not see the end of did add it
@@ -290,7 +275,7 @@ public final class JetcdAdmin implements EtcdAdmin {
                         return added;
                     }
                 }
-                ambiguous[0] |= EtcdErrors.says(e, "timed out");
+                ambiguous[0] |= EtcdErrors.says(e, "timed out") || unanswered(e);
                 throw e;
             }
         });
@@ -321,9 +306,11 @@ public final class JetcdAdmin implements EtcdAdmin {
     @Override
     public void removeMember(long memberId) {
         String what = "remove member " + Long.toHexString(memberId);
+        MemberRemoveRequest request = MemberRemoveRequest.newBuilder().setID(memberId).build();
         retrying(what, () -> {
             try {
-                return onCluster(what, c -> c.getClusterClient().removeMember(memberId), r -> null);
+                return onAnyMember(what, (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
+                        .withDeadline(deadline).memberRemove(request));
             } catch (EtcdAdminException e) {
                 if (EtcdErrors.says(e, "member not found")) {
                     LOG.debugf("%s: not a member (any more)", what);
@@ -336,79 +323,7 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public void close() {
-        Client last;
-        synchronized (this) {
-            closed = true;
-            last = client;
-        }
-        try {
-            last.close();
-        } finally {
-            channels.close();
-        }
-    }
-
-    private synchronized Client client() {
-        if (closed) {
-            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "the connection to " + endpoints
-                    + " is closed", null);
-        }
-        return client;
-    }
-
-    /**
-     * Replaces a client whose call reached no member (refused, reset, no answer in time). gRPC would otherwise keep
-     * such a client's connections in its reconnect backoff (a second and more, growing) although the member may
-     * serve again a moment later, as a seed that was still starting does; a fresh client connects at once.
-     */
-    private void renew(Client failed) {
-        synchronized (this) {
-            if (closed || client != failed) {
-                return;
-            }
-            client = factory.newClient(endpoints);
-        }
-        LOG.debugf("the connection to %s reached no member: opened a fresh one", endpoints);
-        failed.close();
-    }
-
-    /**
-     * A cluster-wide call through the jetcd client. In etcd 3.4 a learner refuses everything but status and
-     * serializable reads ("rpc not supported for learner"); the client spreads calls over the endpoints round robin,
-     * so such a refusal is tried again, at most once per endpoint.
-     */
-    private <R, T> T onCluster(String what, Function<Client, CompletableFuture<R>> call, Function<R, T> convert) {
-        for (int attempt = 1; ; attempt++) {
-            Client c = client();
-            try {
-                return await(what, endpoints, call.apply(c), convert);
-            } catch (EtcdAdminException e) {
-                if (e.kind() == EtcdAdminException.Kind.UNAVAILABLE && !EtcdErrors.says(e, "etcdserver:")) {
-                    // no member answered (an answer from etcd names it): the next call goes through a fresh
-                    // client, not one in reconnect backoff
-                    renew(c);
-                }
-                if (!EtcdErrors.says(e, "not supported for learner") || attempt > endpoints.size()) {
-                    throw e;
-                }
-                LOG.debugf("%s: a learner endpoint refused, trying another", what);
-            }
-        }
-    }
-
-    /** Waits for a jetcd future for at most the call timeout; cancels it if it did not finish. */
-    private <R, T> T await(String what, Object where, CompletableFuture<R> future, Function<R, T> convert) {
-        Duration timeout = options.callTimeout();
-        try {
-            return convert.apply(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, what + " at " + where + " interrupted", e);
-        } catch (TimeoutException | java.util.concurrent.ExecutionException | RuntimeException e) {
-            future.cancel(true);
-            throw EtcdErrors.translate(what, where, timeout, e);
-        }
+        channels.close();
     }
 
     @FunctionalInterface
@@ -425,7 +340,10 @@ public final class JetcdAdmin implements EtcdAdmin {
         MemberChannels.Lease lease;
         try {
             lease = channels.lease(clientUrl);
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (IllegalStateException closed) {
+            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, what + " at " + clientUrl + ": "
+                    + closed.getMessage(), closed);
+        } catch (IllegalArgumentException e) {
             throw new EtcdAdminException(EtcdAdminException.Kind.REJECTED, what + " at " + clientUrl + ": " + e.getMessage(), e);
         }
         boolean failed = true;
@@ -443,26 +361,43 @@ public final class JetcdAdmin implements EtcdAdmin {
         }
     }
 
-    /** The same call to each endpoint in turn until one answers (an unreachable one or a learner is skipped). */
+    /**
+     * The same call to each endpoint in turn, the one that answered last first, until one answers (an unreachable
+     * one or a learner is skipped).
+     */
     private <T> T onAnyMember(String what, MemberCall<T> call) {
-        return onAnyMember(what, options.callTimeout(), call);
+        return onAnyMember(what, options.callTimeout(), call, () -> { });
     }
 
     private <T> T onAnyMember(String what, Duration timeout, MemberCall<T> call) {
+        return onAnyMember(what, timeout, call, () -> { });
+    }
+
+    /** @param onUnanswered run when an endpoint let the call's deadline pass: it may have carried the call out */
+    private <T> T onAnyMember(String what, Duration timeout, MemberCall<T> call, Runnable onUnanswered) {
         EtcdAdminException last = null;
-        for (String endpoint : endpoints) {
+        for (String endpoint : order.next()) {
             try {
-                return onMember(what, endpoint, timeout, call);
+                T result = onMember(what, endpoint, timeout, call);
+                order.answered(endpoint);
+                return result;
             } catch (EtcdAdminException e) {
                 // a learner refuses cluster calls (etcd 3.6 refuses a promotion sent to the learner itself): the
                 // next endpoint may be a voter
                 if (e.kind() != EtcdAdminException.Kind.UNAVAILABLE && !EtcdErrors.says(e, "not supported for learner")) {
                     throw e;
                 }
+                if (unanswered(e)) {
+                    onUnanswered.run();
+                }
                 last = e;
             }
         }
         throw last;
+    }
+
+    private static boolean unanswered(EtcdAdminException e) {
+        return e.kind() == EtcdAdminException.Kind.UNAVAILABLE && EtcdErrors.says(e, "no answer within");
     }
 
     /**
@@ -527,8 +462,7 @@ public final class JetcdAdmin implements EtcdAdmin {
         return values.isEmpty() ? "" : values.get(values.size() - 1).toStringUtf8();
     }
 
-    private static Member member(io.etcd.jetcd.cluster.Member m) {
-        return new Member(m.getId(), m.getName(), m.getPeerURIs().stream().map(URI::toString).toList(),
-                m.getClientURIs().stream().map(URI::toString).toList(), m.isLearner());
+    private static Member member(io.etcd.jetcd.api.Member m) {
+        return new Member(m.getID(), m.getName(), m.getPeerURLsList(), m.getClientURLsList(), m.getIsLearner());
     }
 }

@@ -273,6 +273,33 @@ class JetcdAdminTest {
         }
     }
 
+    /**
+     * An operator holds one admin per cluster: admins share gRPC's event loops and start no thread of their own, and
+     * each holds one connection per member it was asked about.
+     */
+    @Test
+    @Order(9)
+    void adminsStartNoThreadsOfTheirOwn() {
+        List<EtcdAdmin> admins = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                EtcdAdmin a = new JetcdAdmin(List.of(seed.clientUrl()), null, OPTIONS);
+                admins.add(a);
+                if (i == 0) {
+                    a.members(); // gRPC's shared event loop and executor threads start here
+                }
+            }
+            int before = Thread.activeCount();
+            for (EtcdAdmin a : admins) {
+                assertThat(a.members()).hasSize(1);
+                assertThat(a.health(seed.clientUrl()).healthy()).isTrue();
+            }
+            assertThat(Thread.activeCount() - before).as("threads started by 10 admins").isLessThan(5);
+        } finally {
+            admins.forEach(EtcdAdmin::close);
+        }
+    }
+
     private static EtcdAdminException assertFailsWithinTheTimeout(Executable call) {
         long start = System.nanoTime();
         EtcdAdminException e = assertTimeoutPreemptively(CALL_TIMEOUT.plusSeconds(3),
