@@ -95,7 +95,7 @@ final class ClusterTls {
     }
 
     /** A secret's layout and its material. */
-    private record Found(TlsSecretKeys keys, Secret secret) {
+    private record Found(String name, TlsSecretKeys keys, Secret secret) {
         EtcdTls tls() {
             return new EtcdTls(SecretData.value(secret, keys.ca()), SecretData.value(secret, keys.cert()),
                     SecretData.value(secret, keys.key()));
@@ -103,7 +103,6 @@ final class ClusterTls {
 
         /** When its certificate and its CA expire. */
         List<CertificateValidity> validity() {
-            String name = secret.getMetadata().getName();
             List<CertificateValidity> out = new ArrayList<>();
             for (String key : new String[] { keys.cert(), keys.ca() }) {
                 CertificateDates.of(name, key, SecretData.value(secret, key)).ifPresent(out::add);
@@ -133,6 +132,6 @@ final class ClusterTls {
                     + String.join(", ", missing) + "; it must hold " + TlsSecretKeys.accepted(coreos) + ".");
             return null;
         }
-        return new Found(keys.get(), secret);
+        return new Found(name, keys.get(), secret);
     }
 }
