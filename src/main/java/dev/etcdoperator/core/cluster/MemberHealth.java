@@ -12,16 +12,23 @@ package dev.etcdoperator.core.cluster;
  * @param dbSize      the size of its database file in bytes; 0 when it did not answer
  * @param dbSizeInUse the bytes of that file in use (the rest is free pages a defragmentation gives back); 0 when it
  *                    did not answer or does not say
+ * @param revision    its store revision; 0 when it did not answer
  */
 public record MemberHealth(long id, boolean healthy, boolean leader, String version, long raftIndex, long dbSize,
-        long dbSizeInUse) {
+        long dbSizeInUse, long revision) {
     public MemberHealth {
         version = Version.strip(version);
     }
 
+    /** Without a revision. */
+    public MemberHealth(long id, boolean healthy, boolean leader, String version, long raftIndex, long dbSize,
+            long dbSizeInUse) {
+        this(id, healthy, leader, version, raftIndex, dbSize, dbSizeInUse, 0);
+    }
+
     /** Without database sizes. */
     public MemberHealth(long id, boolean healthy, boolean leader, String version, long raftIndex) {
-        this(id, healthy, leader, version, raftIndex, 0, 0);
+        this(id, healthy, leader, version, raftIndex, 0, 0, 0);
     }
 
     /** Bytes a defragmentation would give back: the file's size less what is in use. */
