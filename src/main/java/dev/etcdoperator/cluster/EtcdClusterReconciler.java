@@ -87,6 +87,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * {@link #WHILE_STARTING}.
      */
     static final Duration STARTING_WINDOW = Duration.ofSeconds(30);
+    private static final Set<String> TRANSIENT_QUORUM_REASONS = Set.of(QuorumRecoveryPlanner.MAY_COME_BACK,
+            QuorumRecoveryPlanner.NO_MEMBER_ANSWERS, ClusterStatusBuilder.REASON_QUORUM_HEALTHY);
     private static final Set<String> STARTING_WAITS = Set.of(Step.Wait.MEMBERS_STARTING, Step.Wait.MEMBER_STARTING,
             Step.Wait.LEARNER_CATCHING_UP, Step.Wait.MEMBER_NOT_HEALTHY, Step.Wait.RECOVERY_MEMBER_STARTING);
 
@@ -405,19 +407,19 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /**
-     * An Event each time the QuorumRecovery condition says something new while it waits or is done (the steps that
-     * act record Events of their own): Normal once quorum is healthy or recovered, Warning otherwise.
+     * An Event each time the QuorumRecovery condition says something new while it waits on a loss for good or is
+     * done (the steps that act record Events of their own): Normal once recovered, Warning otherwise. A loss that may
+     * end by itself (a leader election) is told by the QuorumLost Event alone.
      */
     private void recordQuorumRecoveryNews(EtcdCluster cluster, List<Condition> before, List<Condition> after) {
         String type = ClusterStatusBuilder.QUORUM_RECOVERY;
         Optional<Condition> was = Conditions.find(before, type);
         Conditions.find(after, type)
-                .filter(c -> Conditions.FALSE.equals(c.getStatus()))
+                .filter(c -> Conditions.FALSE.equals(c.getStatus()) && !TRANSIENT_QUORUM_REASONS.contains(c.getReason()))
                 .filter(c -> was.map(w -> !c.getReason().equals(w.getReason())
                         || !c.getMessage().equals(w.getMessage())).orElse(true))
                 .ifPresent(c -> {
-                    if (QuorumRecoveryPlanner.RECOVERED.equals(c.getReason())
-                            || ClusterStatusBuilder.REASON_QUORUM_HEALTHY.equals(c.getReason())) {
+                    if (QuorumRecoveryPlanner.RECOVERED.equals(c.getReason())) {
                         events.normal(cluster, c.getReason(), c.getMessage());
                     } else {
                         events.warning(cluster, c.getReason(), c.getMessage());
