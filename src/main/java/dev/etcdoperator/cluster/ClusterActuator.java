@@ -105,10 +105,12 @@ final class ClusterActuator {
                 events.normal(cluster, "RecoveryMemberCreated", recovery.describe());
             }
         } else if (step instanceof Step.RetireSurvivor retire) {
-            client.pods().inNamespace(o.namespace()).withName(retire.survivor()).delete();
-            if (o.persistent()) {
-                // its data lives on in the recovery member; back on its claim it would be the old cluster again
-                client.persistentVolumeClaims().inNamespace(o.namespace()).withName(retire.survivor()).delete();
+            for (String pod : retire.pods()) {
+                client.pods().inNamespace(o.namespace()).withName(pod).delete();
+                if (o.persistent()) {
+                    // back on its claim it would be a member of the old cluster again
+                    client.persistentVolumeClaims().inNamespace(o.namespace()).withName(pod).delete();
+                }
             }
             events.normal(cluster, "SurvivorRetired", retire.describe());
         } else if (step instanceof Step.CreateRestore restore) {

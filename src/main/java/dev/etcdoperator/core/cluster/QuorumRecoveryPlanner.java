@@ -29,8 +29,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *
  * <p>Recovering from the survivor takes four steps, one per reconcile: {@link RecordQuorumRecovery} (the survivor and
  * a fresh member name go into the status first), {@link CreateRecoveryMember} (a pod whose init containers copy a
- * snapshot of the survivor and restore it as a one-member cluster), {@link RetireSurvivor} once that pod runs (the
- * survivor is never ready without quorum, so only one cluster ever stands behind the client Service), then the usual
+ * snapshot of the survivor and restore it as a one-member cluster), {@link RetireSurvivor} once that pod runs (every
+ * other pod is of the old cluster and goes; a survivor is never ready without quorum, so only one cluster ever stands
+ * behind the client Service), then, once the new member answers alone, the usual
  * planning grows the one-member cluster back to {@code spec.size}, one learner at a time. From a backup:
  * {@link CreateRestore}, and the restore controller takes over.
  */
@@ -79,46 +80,49 @@ public final class QuorumRecoveryPlanner {
                     + " deletes and recreates it (kubectl describe etcdrestore " + r.restore() + ").";
             return Optional.of(new QuorumLost(m, RESTORING_FROM_BACKUP, m));
         }
-        Optional<MemberPod> survivor = o.anyPod(r.survivor());
         Optional<MemberPod> member = o.livePod(r.member());
-        if (survivor.isEmpty()) {
-            if (recovered(o)) {
-                return Optional.empty();
+        if (!member.map(MemberPod::running).orElse(false)) {
+            if (member.isPresent()) {
+                return Optional.of(member.get().stopped() ? new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED)
+                        : new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a snapshot of"
+                                + " survivor " + r.survivor() + " (revision " + r.revision() + ") and starts from it."));
             }
-            return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member()
-                    + ", a one-member cluster on survivor " + r.survivor() + "'s data, to answer."));
-        }
-        if (survivor.get().terminating()) {
-            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the pod of survivor " + r.survivor()
-                    + " to finish terminating; member " + r.member() + " runs on a copy of its data."));
-        }
-        if (member.isEmpty()) {
             if (o.terminatingPod(r.member())) {
                 return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + r.member()
                         + " to finish terminating before creating it again."));
             }
-            if (!survivor.get().running()) {
-                String m = "The pod of survivor " + r.survivor() + " no longer runs, and its data was not copied yet."
+            Optional<MemberPod> survivor = o.livePod(r.survivor());
+            if (survivor.isEmpty() || !survivor.get().running()) {
+                String m = "The pod of survivor " + r.survivor() + " does not run, and its data was not copied yet."
                         + " The operator waits for it; if it is lost too, restore the cluster from a backup.";
                 return Optional.of(new QuorumLost(m, SURVIVOR_LOST, m));
             }
             return Optional.of(new CreateRecoveryMember(r.member(), o.naming().peerUrl(r.member()), r.survivor(),
                     ClusterPlanner.runningVersion(o)));
         }
-        if (member.get().stopped()) {
-            return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED));
+        // the member runs on the copy: every other pod is of the old cluster (the survivor, other survivors, the
+        // ended pods of the lost members), and must go before the member list is read again
+        List<String> old = o.livePods().stream().map(MemberPod::name).filter(n -> !n.equals(r.member())).sorted()
+                .toList();
+        if (!old.isEmpty()) {
+            return Optional.of(new RetireSurvivor(r.survivor(), r.member(), old));
         }
-        if (!member.get().running()) {
-            return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a snapshot"
-                    + " of survivor " + r.survivor() + " (revision " + r.revision() + ") and starts from it."));
+        if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
+            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
+                    + " terminating; member " + r.member() + " runs on a copy of survivor " + r.survivor()
+                    + "'s data."));
         }
-        return Optional.of(new RetireSurvivor(r.survivor(), r.member()));
+        if (recovered(o)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member()
+                + ", a one-member cluster on survivor " + r.survivor() + "'s data, to answer."));
     }
 
-    /** The recovery's member answers as a healthy member and the survivor's pod is gone. */
+    /** The recovery's member answers as a healthy member, and no pod of the old cluster is left. */
     public static boolean recovered(ClusterObservation o) {
         QuorumLoss.Recovery r = o.quorumLoss().recovery();
-        if (r == null || r.member() == null || o.anyPod(r.survivor()).isPresent()) {
+        if (r == null || r.member() == null || o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
             return false;
         }
         return o.members().orElse(List.of()).stream()

@@ -298,14 +298,19 @@ public sealed interface Step {
     }
 
     /**
-     * The recovery member runs on the survivor's data: delete the survivor's pod (and its claim), so that only one
-     * cluster ever stands behind the client Service.
+     * The recovery member runs on the survivor's data: delete every other pod (and its claim), the survivor's first
+     * among them, which are all of the old cluster, so that only one cluster ever stands behind the client Service.
      */
-    record RetireSurvivor(String survivor, String member) implements Step {
+    record RetireSurvivor(String survivor, String member, List<String> pods) implements Step {
+        public RetireSurvivor {
+            pods = List.copyOf(pods);
+        }
+
         @Override
         public String describe() {
-            return "Deleting the pod of survivor " + survivor + ": member " + member + " runs on a copy of its data,"
-                    + " as a one-member cluster that grows back to spec.size next.";
+            return "Deleting the old cluster's pods " + String.join(", ", pods) + ": member " + member + " runs on a"
+                    + " copy of survivor " + survivor + "'s data, as a one-member cluster that grows back to spec.size"
+                    + " next.";
         }
     }
 

@@ -173,7 +173,7 @@ class ClusterStatusBuilderTest {
 
         String member = s.getQuorumRecovery().getMember();
         QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
-        ClusterFixture back = running(3, V).podStopped("demo-a").podStopped("demo-b").podGone("demo-c")
+        ClusterFixture back = running(3, V).podGone("demo-a").podGone("demo-b").podGone("demo-c")
                 .oneMemberCluster(member).now(T0).quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
                         java.time.Duration.ofSeconds(60), since, null, "u", false, recovery, null));
         report(s, back);

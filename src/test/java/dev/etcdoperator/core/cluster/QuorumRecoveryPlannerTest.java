@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Random;
 
 import dev.etcdoperator.core.cluster.Step.AddMember;
@@ -180,7 +181,7 @@ class QuorumRecoveryPlannerTest {
     }
 
     @Test
-    void fromTheSurvivorTheRecoveryMemberCopiesItsDataThenTheSurvivorGoesThenTheClusterGrowsBack() {
+    void fromTheSurvivorTheRecoveryMemberCopiesItsDataThenTheOldPodsGoThenTheClusterGrowsBack() {
         String member = "demo-r000000000";
         QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
         ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
@@ -192,20 +193,33 @@ class QuorumRecoveryPlannerTest {
         f.podOnly(member, false, true);
         assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
         f.podOnly(member, true, false);
-        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-c", member));
-        f.podTerminating("demo-c");
+        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-c", member, List.of("demo-a", "demo-b", "demo-c")));
+        f.podTerminating("demo-a").podTerminating("demo-b").podTerminating("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
                 w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
-        f.podGone("demo-c");
+        f.podGone("demo-a").podGone("demo-b").podGone("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
                 w -> assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING));
         assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isFalse();
-        // the one-member cluster answers: the usual planning deletes the old pods, then adds learners
+        // the one-member cluster answers, alone: the usual planning adds learners
         f.oneMemberCluster(member);
         assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isTrue();
-        assertThat(plan(f)).isEqualTo(new DeletePod("demo-a", DeletePod.NOT_A_MEMBER));
-        f.podGone("demo-a").podGone("demo-b");
         assertThat(plan(f)).isInstanceOf(AddMember.class);
+    }
+
+    @Test
+    void everySurvivorOfTheOldClusterGoesNotOnlyTheOneCopied() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-e", member, 480, 950, null);
+        ClusterFixture f = running(5, V).podStopped("demo-a").podGone("demo-b").podStopped("demo-c")
+                .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c").survivor("demo-d", 900, 470)
+                .survivor("demo-e", 950, 480).podOnly(member, true, false)
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery,
+                        null));
+        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-e", member,
+                List.of("demo-a", "demo-c", "demo-d", "demo-e")));
+        // a member list read from an old survivor while it is still there changes nothing
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isFalse();
     }
 
     @Test
