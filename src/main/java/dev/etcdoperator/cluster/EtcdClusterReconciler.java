@@ -261,9 +261,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.debugf("%s/%s: observed in %d ms, acted in %d ms", namespace, name,
                     (acting - observing) / 1_000_000, (System.nanoTime() - acting) / 1_000_000);
         }
-        if (acted || !(step instanceof Step.RecordSeed || step instanceof Step.RecordQuorumRecovery)) {
+        if (acted || !(step instanceof Step.RecordSeed || step instanceof Step.RecordQuorumRecovery
+                || step instanceof Step.CreateRestore)) {
             // a reseed or an approved recovery whose request could not be consumed (the annotation changed
-            // meanwhile) is not recorded
+            // meanwhile), or a restore that could not be created, is not recorded
             statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
         }
         if (acted) {

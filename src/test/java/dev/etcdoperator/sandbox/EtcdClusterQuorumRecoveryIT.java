@@ -16,10 +16,12 @@ import java.util.stream.Collectors;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.MemberDetail;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import dev.etcdoperator.sandbox.support.RevisionWriter;
+import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * continuous writer, loses its leader and one follower for good (their etcd processes killed: the pods end, and their
  * emptyDir data with them). After the grace period the operator restarts the survivor's data as a one-member cluster
  * and grows it back to 3; every write acknowledged up to the survivor's revision is there, and so is every write made
- * after the recovery.
+ * after the recovery. A cluster whose policy is FromBackup is restored, after the same loss, from its newest backup.
  */
 class EtcdClusterQuorumRecoveryIT {
     static final String NS = "default";
@@ -45,7 +47,7 @@ class EtcdClusterQuorumRecoveryIT {
 
     @BeforeAll
     static void start() {
-        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-quorum-it")).withoutS3()
+        sandbox = Sandbox.start(Sandbox.options().stateDir(Path.of("target", "sandbox-quorum-it")).withS3()
                 .operatorProperty("etcd-operator.cluster.reconcile-interval", "4s"));
         clusters = new SandboxClusters(sandbox.client(), NS);
     }
@@ -131,6 +133,57 @@ class EtcdClusterQuorumRecoveryIT {
         List<String> reasons = clusters.events(NAME).stream().map(Event::getReason).toList();
         assertThat(reasons).contains("QuorumLost", "GracePeriod", "QuorumRecoveryStarted", "RecoveryMemberCreated",
                 "SurvivorRetired", "QuorumRecovered", "MemberAdded", "MemberPromoted");
+    }
+
+    @Test
+    void aClusterWhosePolicyIsFromBackupIsRestoredFromItsNewestBackup() {
+        String name = "ember";
+        sandbox.client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: 3
+                  version: 3.5.35
+                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 10}
+                """.formatted(name, NS), EtcdCluster.class)).create();
+        clusters.awaitConverged(name, 3);
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
+        for (int i = 0; i < 10; i++) {
+            etcdctl.put("kept-" + i, "v");
+        }
+        SandboxBackups backups = new SandboxBackups(sandbox.client(), NS, RECOVERY);
+        backups.apply("ember-backup", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/ember/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(name, Sandbox.S3_BUCKET, sandbox.s3().endpoint()));
+        String path = backups.awaitSucceeded("ember-backup").getBackupPath();
+        for (int i = 0; i < 5; i++) {
+            etcdctl.put("after-backup-" + i, "v");
+        }
+        List<Pod> pods = clusters.pods(name);
+        for (Pod victim : pods.subList(0, 2)) {
+            ProcessHandle.of(SandboxClusters.pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        await().atMost(RECOVERY).untilAsserted(() -> assertThat(sandbox.client().resources(EtcdRestore.class)
+                .inNamespace(NS).list().getItems()).singleElement().satisfies(r -> {
+                    assertThat(r.getMetadata().getName()).startsWith(name + "-quorum-");
+                    assertThat(r.getSpec().getEtcdCluster().getName()).isEqualTo(name);
+                    assertThat(r.getSpec().getS3().getPath()).isEqualTo(path);
+                }));
+        // the Event follows the restore's creation
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(clusters.events(name))
+                .extracting(Event::getReason).contains("GracePeriod", "QuorumRestoreCreated"));
+        await().atMost(RECOVERY).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(sandbox.client()
+                .resources(EtcdRestore.class).inNamespace(NS).list().getItems()).singleElement()
+                .satisfies(r -> assertThat(r.getStatus().getPhase()).isEqualTo("Done")));
+        clusters.awaitConverged(name, 3);
+        String keys = new Etcdctl(clusters.endpoints(name)).run("get", "", "--prefix", "--keys-only").output();
+        Set<String> present = Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty())
+                .collect(Collectors.toSet());
+        assertThat(present).as("the backup's data").containsAll(java.util.stream.IntStream.range(0, 10)
+                .mapToObj(i -> "kept-" + i).toList());
+        assertThat(present).as("writes after the backup are lost").noneMatch(k -> k.startsWith("after-backup-"));
     }
 
     private static long revisionOf(String member) {
