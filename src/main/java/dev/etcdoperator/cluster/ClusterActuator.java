@@ -94,9 +94,32 @@ final class ClusterActuator {
                             o.cluster(), remove.name(), e.getMessage());
                 }
             }
+        } else if (step instanceof Step.RecordQuorumRecovery record) {
+            // the status builder records the recovery; an approval is consumed here, once, before that
+            if (record.approved()) {
+                consumeAnnotation(cluster, ClusterAnnotations.RECOVER_QUORUM);
+            }
+            events.warning(cluster, "QuorumRecoveryStarted", record.describe());
+        } else if (step instanceof Step.CreateRecoveryMember recovery) {
+            if (pods.createRecoveryMember(recovery)) {
+                events.normal(cluster, "RecoveryMemberCreated", recovery.describe());
+            }
+        } else if (step instanceof Step.RetireSurvivor retire) {
+            for (String pod : retire.pods()) {
+                client.pods().inNamespace(o.namespace()).withName(pod).delete();
+                if (o.persistent()) {
+                    // back on its claim it would be a member of the old cluster again
+                    client.persistentVolumeClaims().inNamespace(o.namespace()).withName(pod).delete();
+                }
+            }
+            events.normal(cluster, "SurvivorRetired", retire.describe());
+        } else if (step instanceof Step.CreateRestore restore) {
+            new QuorumRestores(client).create(cluster, restore);
+            events.warning(cluster, "QuorumRestoreCreated", restore.describe());
         } else if (step instanceof Step.DeletePod delete) {
             client.pods().inNamespace(o.namespace()).withName(delete.name()).delete();
-            if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())) {
+            if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())
+                    || Step.DeletePod.RECOVERY_MEMBER_FAILED.equals(delete.reason())) {
                 client.persistentVolumeClaims().inNamespace(o.namespace()).withName(delete.name()).delete();
             }
             events.normal(cluster, "PodDeleted", delete.describe());
@@ -156,7 +179,12 @@ final class ClusterActuator {
      * the request is acted on once.
      */
     private void consumeReseedRequest(EtcdCluster cluster) {
-        String path = "/metadata/annotations/" + ClusterAnnotations.RESEED.replace("~", "~0").replace("/", "~1");
+        consumeAnnotation(cluster, ClusterAnnotations.RESEED);
+    }
+
+    /** Removes a request annotation on the condition that it still names this cluster's uid (a JSON patch test). */
+    private void consumeAnnotation(EtcdCluster cluster, String annotation) {
+        String path = "/metadata/annotations/" + annotation.replace("~", "~0").replace("/", "~1");
         String uid = cluster.getMetadata().getUid();
         client.resources(EtcdCluster.class).inNamespace(cluster.getMetadata().getNamespace())
                 .withName(cluster.getMetadata().getName())
@@ -179,15 +207,33 @@ final class ClusterActuator {
         /** Creates the member's pod (and its claim when it has none); false when a pod of that name exists already. */
         boolean create(String member, String version, String state, String initialCluster,
                 Optional<String> seedSnapshot) {
+            ensureClaim(member);
+            var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
+                    initialCluster, state, naming.dnsName(member));
+            return create(ClusterResources.memberPod(cluster, spec, version, seedSnapshot, tlsKeys));
+        }
+
+        /** The pod of a quorum recovery's member: a one-member cluster of itself, on a copy of the survivor's data. */
+        boolean createRecoveryMember(Step.CreateRecoveryMember recovery) {
+            String member = recovery.name();
+            ensureClaim(member);
+            var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
+                    member + "=" + naming.peerUrl(member), Step.STATE_NEW, naming.dnsName(member));
+            return create(SurvivorSnapshot.pod(cluster, spec, recovery.version(), tlsKeys,
+                    naming.clientUrl(recovery.survivor())));
+        }
+
+        private void ensureClaim(String member) {
             String namespace = cluster.getMetadata().getNamespace();
             if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
                     && client.persistentVolumeClaims().inNamespace(namespace).withName(member).get() == null) {
                 client.persistentVolumeClaims().inNamespace(namespace)
                         .resource(ClusterResources.memberClaim(cluster, member)).create();
             }
-            var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
-                    initialCluster, state, naming.dnsName(member));
-            var pod = ClusterResources.memberPod(cluster, spec, version, seedSnapshot, tlsKeys);
+        }
+
+        private boolean create(io.fabric8.kubernetes.api.model.Pod pod) {
+            String namespace = cluster.getMetadata().getNamespace();
             try {
                 client.pods().inNamespace(namespace).resource(pod).create();
                 return true;

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.api.v1beta2.Defragmentation;
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
@@ -67,12 +68,19 @@ final class ClusterObserver {
         return observe(cluster, pods, claims, null);
     }
 
+    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls) {
+        return observe(cluster, pods, claims, clientTls, List.of());
+    }
+
     /**
      * @param clientTls the operator's client TLS when members serve https, else null. Over https the operator
      *                  connects by the member's DNS name, which the members' certificates cover (pod IPs are not
      *                  known when certificates are made); over http by pod IP.
+     * @param backups   the EtcdBackups of the cluster's namespace, read only when its quorum-loss policy is
+     *                  FromBackup
      */
-    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls) {
+    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
+            List<EtcdBackup> backups) {
         EtcdClusterSpec spec = cluster.getSpec();
         String name = cluster.getMetadata().getName();
         String namespace = cluster.getMetadata().getNamespace();
@@ -131,7 +139,7 @@ final class ClusterObserver {
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
                 health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
-                Boolean.TRUE.equals(spec.getAllowDowngrade()));
+                QuorumLossView.of(cluster, backups), Boolean.TRUE.equals(spec.getAllowDowngrade()));
         return new Observed(observation, admin, clientUrlByPod);
     }
 
@@ -163,8 +171,8 @@ final class ClusterObserver {
             MemberStatus status = admin.status(url);
             boolean healthy = admin.health(url).healthy();
             return new Answer(new MemberHealth(member.id(), healthy, status.isLeader(), status.version(),
-                    status.raftIndex(), status.dbSize(), status.dbSizeInUse(), status.storageVersion(),
-                    status.downgradeTarget()), status.revision());
+                    status.raftIndex(), status.dbSize(), status.dbSizeInUse(), status.revision(),
+                    status.storageVersion(), status.downgradeTarget()), status.revision());
         } catch (EtcdAdminException e) {
             return new Answer(new MemberHealth(member.id(), false, false, null, 0), 0);
         }

@@ -13,13 +13,16 @@ import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.CertificateStatus;
 import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.CertificateValidity;
 import dev.etcdoperator.core.cluster.ClusterHealth;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.MemberDatabase;
+import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import dev.etcdoperator.core.status.Conditions;
@@ -88,8 +91,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * {@link #WHILE_STARTING}.
      */
     static final Duration STARTING_WINDOW = Duration.ofSeconds(30);
+    private static final Set<String> TRANSIENT_QUORUM_REASONS = Set.of(QuorumRecoveryPlanner.MAY_COME_BACK,
+            QuorumRecoveryPlanner.NO_MEMBER_ANSWERS, ClusterStatusBuilder.REASON_QUORUM_HEALTHY);
     private static final Set<String> STARTING_WAITS = Set.of(Step.Wait.MEMBERS_STARTING, Step.Wait.MEMBER_STARTING,
-            Step.Wait.LEARNER_CATCHING_UP, Step.Wait.MEMBER_NOT_HEALTHY);
+            Step.Wait.LEARNER_CATCHING_UP, Step.Wait.MEMBER_NOT_HEALTHY, Step.Wait.RECOVERY_MEMBER_STARTING);
 
     private final SpecValidity validity;
     private final EventRecorder events;
@@ -207,7 +212,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();
         try {
-            observed = observer.observe(cluster, pods, claims(cluster), clientTls);
+            observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster));
         } catch (IllegalArgumentException e) {
             // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
             return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"
@@ -268,13 +273,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.debugf("%s/%s: observed in %d ms, acted in %d ms", namespace, name,
                     (acting - observing) / 1_000_000, (System.nanoTime() - acting) / 1_000_000);
         }
-        if (acted || !(step instanceof Step.RecordSeed)) {
-            // a reseed whose request could not be consumed (the annotation changed meanwhile) is not recorded
+        if (acted || !(step instanceof Step.RecordSeed || step instanceof Step.RecordQuorumRecovery
+                || step instanceof Step.CreateRestore)) {
+            // a reseed or an approved recovery whose request could not be consumed (the annotation changed
+            // meanwhile), or a restore that could not be created, is not recorded
             statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
         }
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
+        recordQuorumRecoveryNews(cluster, before, status.getConditions());
         recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
         recordNews(cluster, ClusterStatusBuilder.REASON_NO_SPACE_ALARM, before, status.getConditions(),
                 ClusterStatusBuilder.OUT_OF_SPACE);
@@ -446,6 +454,43 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         boolean was = Conditions.find(before, type).map(c -> reason.equals(c.getReason())).orElse(false);
         Conditions.find(after, type).filter(c -> !was && reason.equals(c.getReason()))
                 .ifPresent(c -> events.warning(cluster, reason, c.getMessage()));
+    }
+
+    /**
+     * An Event each time the QuorumRecovery condition says something new while it waits on a loss for good or is
+     * done (the steps that act record Events of their own): Normal once recovered, Warning otherwise. A loss that may
+     * end by itself (a leader election) is told by the QuorumLost Event alone.
+     */
+    private void recordQuorumRecoveryNews(EtcdCluster cluster, List<Condition> before, List<Condition> after) {
+        String type = ClusterStatusBuilder.QUORUM_RECOVERY;
+        Optional<Condition> was = Conditions.find(before, type);
+        Conditions.find(after, type)
+                .filter(c -> Conditions.FALSE.equals(c.getStatus()) && !TRANSIENT_QUORUM_REASONS.contains(c.getReason()))
+                .filter(c -> was.map(w -> !c.getReason().equals(w.getReason())
+                        || !c.getMessage().equals(w.getMessage())).orElse(true))
+                .ifPresent(c -> {
+                    if (QuorumRecoveryPlanner.RECOVERED.equals(c.getReason())) {
+                        events.normal(cluster, c.getReason(), c.getMessage());
+                    } else {
+                        events.warning(cluster, c.getReason(), c.getMessage());
+                    }
+                });
+    }
+
+    /** The namespace's EtcdBackups, read only for a cluster whose quorum-loss policy restores from one. */
+    private List<EtcdBackup> backupsIfNeeded(EtcdCluster cluster) {
+        QuorumLossRecovery r = cluster.getSpec().getQuorumLossRecovery();
+        if (r == null || !QuorumLossRecovery.FROM_BACKUP.equals(r.policyOrDefault())) {
+            return List.of();
+        }
+        try {
+            return client.resources(EtcdBackup.class).inNamespace(cluster.getMetadata().getNamespace()).list()
+                    .getItems();
+        } catch (KubernetesClientException e) {
+            LOG.warnf("%s/%s: the EtcdBackups could not be listed: %s", cluster.getMetadata().getNamespace(),
+                    cluster.getMetadata().getName(), e.getMessage());
+            return List.of();
+        }
     }
 
     /** A Warning Event when a condition with {@code reason} shows a message it did not show before. */

@@ -88,26 +88,44 @@ final class RestoreSeed {
                 .withCommand("/bin/sh", "-c", fetchScript(SNAPSHOT_FILE))
                 .withVolumeMounts(data)
                 .build();
+        return List.of(fetch, restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image),
+                removeContainer(busybox, SNAPSHOT_FILE + " " + SNAPSHOT_FILE + ".sha256 " + SNAPSHOT_FILE + ".failed"));
+    }
+
+    /**
+     * etcd's own restore of {@code file} into the data directory, as a one-member cluster of {@code member}, with the
+     * cluster's etcd image (so the restore matches the version that will run it).
+     */
+    static Container restoreContainer(EtcdCluster cluster, String file, ClusterResources.MemberPodSpec member,
+            String etcdVersion, String image) {
         String tool = SnapshotFetch.restoreTool(etcdVersion);
-        Container restore = new ContainerBuilder()
+        return new ContainerBuilder()
                 .withName("restore-snapshot")
                 .withImage(image)
                 .withEnv(new EnvVarBuilder().withName("ETCDCTL_API").withValue("3").build())
-                .withCommand(tool, "snapshot", "restore", SNAPSHOT_FILE,
+                .withCommand(tool, "snapshot", "restore", file,
                         "--data-dir=" + ClusterResources.DATA_DIR,
                         "--name=" + member.member(),
                         "--initial-cluster=" + member.initialCluster(),
                         "--initial-advertise-peer-urls=" + member.peerUrl(),
                         "--initial-cluster-token=" + cluster.getMetadata().getUid())
-                .withVolumeMounts(data)
+                .withVolumeMounts(dataMount())
                 .build();
-        Container cleanUp = new ContainerBuilder()
+    }
+
+    /** A busybox step that removes {@code files} (space-separated paths) from the data volume. */
+    static Container removeContainer(String busybox, String files) {
+        return new ContainerBuilder()
                 .withName("remove-snapshot")
                 .withImage(busybox)
-                .withCommand("/bin/sh", "-c", "rm -f " + SNAPSHOT_FILE + " " + SNAPSHOT_FILE + ".sha256 " + SNAPSHOT_FILE + ".failed")
-                .withVolumeMounts(data)
+                .withCommand("/bin/sh", "-c", "rm -f " + files)
+                .withVolumeMounts(dataMount())
                 .build();
-        return List.of(fetch, restore, cleanUp);
+    }
+
+    static VolumeMount dataMount() {
+        return new VolumeMountBuilder().withName(ClusterResources.DATA_VOLUME)
+                .withMountPath(ClusterResources.DATA_MOUNT).build();
     }
 
     /** See {@link SnapshotFetch#script(String)}. */

@@ -25,6 +25,7 @@ final class OperatorPermissions {
             new Permission(CRD_GROUP, "etcdclusters", "patch", "a reseed request (annotation) removed once acted on"),
             new Permission(CRD_GROUP, "etcdbackups", "get list watch", "the etcdbackup controller's informer"),
             new Permission(CRD_GROUP, "etcdrestores", "get list watch", "the etcdrestore controller's informer"),
+            new Permission(CRD_GROUP, "etcdrestores", "create", "quorum-loss policy FromBackup restores the cluster"),
             new Permission(CRD_GROUP, "etcdclusters/status", "patch", "UpdateControl.patchStatus"),
             new Permission(CRD_GROUP, "etcdbackups/status", "patch", "UpdateControl.patchStatus"),
             new Permission(CRD_GROUP, "etcdrestores/status", "patch", "UpdateControl.patchStatus"),

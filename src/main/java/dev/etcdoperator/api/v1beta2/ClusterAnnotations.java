@@ -9,6 +9,13 @@ public final class ClusterAnnotations {
      */
     public static final String RESEED = ApiGroup.GROUP + "/reseed";
 
+    /**
+     * Approve one recovery of a cluster whose quorum is lost for good, from its newest surviving member, under the
+     * {@code Manual} policy. The value must be the cluster's {@code metadata.uid}; it is honoured only while the
+     * status reports the quorum loss, and removed once acted on.
+     */
+    public static final String RECOVER_QUORUM = ApiGroup.GROUP + "/recover-quorum";
+
     private ClusterAnnotations() {
     }
 }

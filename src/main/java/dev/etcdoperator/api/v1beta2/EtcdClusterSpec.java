@@ -49,6 +49,10 @@ public class EtcdClusterSpec {
             + "as flags, and when the operator defragments members (defragmentation).")
     private EtcdSettings etcd;
 
+    @JsonPropertyDescription("Additive: what the operator does when a majority of the members is lost for good: "
+            + "wait for a person (the default), or recover from the surviving member or from the newest backup.")
+    private QuorumLossRecovery quorumLossRecovery;
+
     @JsonProperty("TLS")
     @JsonPropertyDescription("TLS for peer, client and operator traffic, from static secrets.")
     private TlsPolicy tls;
@@ -107,6 +111,14 @@ public class EtcdClusterSpec {
 
     public void setEtcd(EtcdSettings etcd) {
         this.etcd = etcd;
+    }
+
+    public QuorumLossRecovery getQuorumLossRecovery() {
+        return quorumLossRecovery;
+    }
+
+    public void setQuorumLossRecovery(QuorumLossRecovery quorumLossRecovery) {
+        this.quorumLossRecovery = quorumLossRecovery;
     }
 
     @JsonProperty("TLS")

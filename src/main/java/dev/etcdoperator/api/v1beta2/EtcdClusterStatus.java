@@ -53,6 +53,15 @@ public class EtcdClusterStatus implements ConditionedStatus {
             + " creates. A cluster that ran and lost every member is not seeded again unless a person asks for it.")
     private String seedMember;
 
+    @JsonPropertyDescription("When the operator first saw fewer than a majority of the voting members healthy, in "
+            + "this loss of quorum (RFC 3339); the grace period of spec.quorumLossRecovery counts from it. Cleared once "
+            + "a majority is healthy.")
+    private String quorumLostSince;
+
+    @JsonPropertyDescription("The recovery from a lost quorum in progress: the survivor and the member restarted from "
+            + "its data, or the EtcdRestore created. Cleared once the cluster has a healthy majority again.")
+    private QuorumRecoveryStatus quorumRecovery;
+
     @JsonPropertyDescription("Version being upgraded to; set only while upgrading.")
     private String targetVersion;
 
@@ -174,6 +183,22 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setCertificates(List<CertificateStatus> certificates) {
         this.certificates = certificates;
+    }
+
+    public String getQuorumLostSince() {
+        return quorumLostSince;
+    }
+
+    public void setQuorumLostSince(String quorumLostSince) {
+        this.quorumLostSince = quorumLostSince;
+    }
+
+    public QuorumRecoveryStatus getQuorumRecovery() {
+        return quorumRecovery;
+    }
+
+    public void setQuorumRecovery(QuorumRecoveryStatus quorumRecovery) {
+        this.quorumRecovery = quorumRecovery;
     }
 
     public String getTargetVersion() {

@@ -118,4 +118,8 @@ public final class InputRules {
 
     private InputRules() {
     }
+
+    /** {@code spec.quorumLossRecovery.gracePeriodSeconds}: long enough for a leader election, at most a day. */
+    public static final long MIN_QUORUM_LOSS_GRACE_SECONDS = 10;
+    public static final long MAX_QUORUM_LOSS_GRACE_SECONDS = 86_400;
 }

@@ -32,16 +32,18 @@ import java.util.Set;
  *                       empty (the reseed annotation names the cluster's uid, and the status reports the loss)
  * @param now            when the observation was made; null when not known (then no pod counts as stuck)
  * @param space          etcd's alarms, the quota, and how far the operator got in freeing space
+ * @param quorumLoss     the quorum-loss policy, since when quorum is lost, a person's approval, a recovery in progress
  * @param downgradeAllowed {@code spec.allowDowngrade}: a lower minor may be reached through etcd's downgrade API
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
         Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
-        boolean downgradeAllowed) {
+        QuorumLoss quorumLoss, boolean downgradeAllowed) {
 
     public ClusterObservation {
         space = space == null ? DatabaseSpace.NONE : space;
+        quorumLoss = quorumLoss == null ? QuorumLoss.NONE : quorumLoss;
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(namespace, "namespace");
         desiredVersion = Version.strip(desiredVersion);
@@ -56,9 +58,31 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
             boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
             Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
+            QuorumLoss quorumLoss) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, quorumLoss, false);
+    }
+
+    /** With the default quorum-loss policy and nothing recorded about a loss. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
+            boolean downgradeAllowed) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, QuorumLoss.NONE,
+                downgradeAllowed);
+    }
+
+    /** With the default quorum-loss policy and no downgrade allowed. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
             Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space) {
         this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
-                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, false);
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, QuorumLoss.NONE,
+                false);
     }
 
     /** Without alarms or space recovery. */
@@ -67,7 +91,8 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
             Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
             Set<String> claims, String seedMember, boolean reseedRequested, Instant now) {
         this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
-                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, DatabaseSpace.NONE);
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, DatabaseSpace.NONE,
+                QuorumLoss.NONE);
     }
 
     /** Without a recorded seed, a reseed request or a time. */
@@ -76,7 +101,7 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
             Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
             Set<String> claims) {
         this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
-                currentVersion, clusterDomain, tls, claims, null, false, null, DatabaseSpace.NONE);
+                currentVersion, clusterDomain, tls, claims, null, false, null, DatabaseSpace.NONE, QuorumLoss.NONE);
     }
 
     /** The brief form: no cluster domain, no TLS, no claims known. */
@@ -142,6 +167,18 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
 
     public Optional<MemberPod> livePod(String name) {
         return pods.stream().filter(p -> !p.terminating() && p.name().equals(name)).findFirst();
+    }
+
+    /** The pod of that name, live or terminating. */
+    public Optional<MemberPod> anyPod(String name) {
+        return pods.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    /** The same observation with another quorum-loss view. */
+    public ClusterObservation withQuorumLoss(QuorumLoss loss) {
+        return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
+                members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
+                loss);
     }
 
     public boolean terminatingPod(String name) {

@@ -42,7 +42,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *
  * <p>The first rule that applies wins:
  * <ol>
- * <li>{@code spec.paused}: {@link Paused}.</li>
+ * <li>{@code spec.paused}: {@link Paused}. Else, while the status records a recovery from a lost quorum: what
+ *   {@link QuorumRecoveryPlanner#inProgress} says, until its member answers and the survivor's pod is gone.</li>
  * <li>No member answered:
  *   <ul>
  *   <li>no pod at all and the cluster never ran: {@link CreateSeed} of the seed the status records, else
@@ -64,7 +65,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   comes back.</li>
  * <li>Persistent, a started member's pod has ended and the member is unhealthy: {@link DeletePod} so that
  *   rule 3 recreates it on its data; also without quorum, for the same reason.</li>
- * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}; nothing is changed.</li>
+ * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}, nothing is changed; unless a majority is
+ *   lost for good, for longer than the grace period, and the policy or a person's approval says to recover: what
+ *   {@link QuorumRecoveryPlanner#onQuorumLost} says.</li>
  * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe (with its ended pod, if it has one, deleted
  *   in the same step), else {@link Wait} {@code QuorumAtRisk}. A later observation adds a fresh member (rule 13):
  *   that is a replacement. A member is dead only by its pod (gone, or ended), never by its health: a member that
@@ -137,6 +140,10 @@ public final class ClusterPlanner {
         if (o.paused()) {
             return new Paused();
         }
+        Optional<Step> recovering = QuorumRecoveryPlanner.inProgress(o);
+        if (recovering.isPresent()) {
+            return recovering.get();
+        }
         List<EtcdMember> members = o.members().orElse(List.of());
         return members.isEmpty() ? planWithoutMembers(o) : planWithMembers(o, seats(o, members));
     }
@@ -201,10 +208,10 @@ public final class ClusterPlanner {
         }
         List<MemberPod> ended = live.stream().filter(MemberPod::stopped).toList();
         List<MemberPod> running = live.stream().filter(MemberPod::running).toList();
-        return new QuorumLost("No etcd member answers although pods " + names(running) + " are running"
-                + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)") + ". The operator"
-                + " changes nothing: check the pods' logs; if a majority of members is lost for good, restore the"
-                + " cluster from a backup.");
+        return QuorumRecoveryPlanner.noMemberAnswers("No etcd member answers although pods " + names(running)
+                + " are running" + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)") + ". The"
+                + " operator changes nothing: check the pods' logs; if a majority of members is lost for good, restore"
+                + " the cluster from a backup.");
     }
 
     /**
@@ -262,10 +269,14 @@ public final class ClusterPlanner {
         List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
         if (healthyVoters.size() < majority(voters.size())) {
             List<String> down = voters.stream().filter(s -> !s.healthy()).map(ClusterPlanner::label).toList();
-            return new QuorumLost("Only " + healthyVoters.size() + " of " + voters.size() + " voting members are"
+            String lost = "Only " + healthyVoters.size() + " of " + voters.size() + " voting members are"
                     + " healthy (not healthy: " + String.join(", ", down) + "); etcd needs " + majority(voters.size())
                     + ". The operator changes nothing until a majority is back; if those members are lost for good,"
-                    + " restore the cluster from a backup.");
+                    + " restore the cluster from a backup or recover it from a survivor (see the QuorumRecovery"
+                    + " condition).";
+            Set<String> taken = new HashSet<>();
+            seats.forEach(s -> taken.add(s.name()));
+            return QuorumRecoveryPlanner.onQuorumLost(o, seats, lost, () -> freshName(o, taken));
         }
         // 6. dead members
         for (Seat s : seats) {

@@ -64,6 +64,10 @@ public final class ClusterStatusBuilder {
 
     public static final String REASON_QUORUM_LOST = "QuorumLost";
     public static final String REASON_ALL_MEMBERS_LOST = "AllMembersLost";
+    /** A recovery from a lost quorum is in progress (see the QuorumRecovery condition). */
+    public static final String REASON_RECOVERING_QUORUM = "RecoveringQuorum";
+    public static final String QUORUM_RECOVERY = QuorumRecoveryReport.CONDITION;
+    public static final String REASON_QUORUM_HEALTHY = QuorumRecoveryReport.REASON_QUORUM_HEALTHY;
     public static final String REASON_PAUSED = "ControlPaused";
     /** A pod has been terminating for longer than {@link ClusterPlanner#STUCK_AFTER}: a person should look. */
     public static final String REASON_POD_STUCK = "PodStuckTerminating";
@@ -137,7 +141,10 @@ public final class ClusterStatusBuilder {
         phase(status, o, seats, step);
 
         Condition upgrading = upgrading(o, seats, step);
-        set(status, available(o, seats, step), generation);
+        Condition available = available(o, seats, step);
+        set(status, available, generation);
+        QuorumRecoveryReport.apply(status, o, step, o.now(), Conditions.TRUE.equals(available.getStatus()))
+                .ifPresent(c -> set(status, c, generation));
         set(status, recovering(o, step), generation);
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
@@ -245,6 +252,10 @@ public final class ClusterStatusBuilder {
         }
         if (step instanceof RemoveMember r && RemoveMember.DEAD_MEMBER.equals(r.reason())) {
             return condition(RECOVERING, true, "ReplacingDeadMember", r.describe());
+        }
+        if (step instanceof Step.RecordQuorumRecovery || step instanceof Step.CreateRecoveryMember
+                || step instanceof Step.RetireSurvivor || step instanceof Step.CreateRestore) {
+            return condition(RECOVERING, true, REASON_RECOVERING_QUORUM, step.describe());
         }
         if (step instanceof DeletePod d) {
             return condition(RECOVERING, true,
@@ -421,6 +432,7 @@ public final class ClusterStatusBuilder {
     /** Waits that are about a member in trouble rather than one being added. */
     private static boolean recoveryWait(Wait w) {
         return Wait.MEMBER_NOT_HEALTHY.equals(w.reason()) || Wait.POD_TERMINATING.equals(w.reason())
+                || Wait.RECOVERY_MEMBER_STARTING.equals(w.reason())
                 || Wait.QUORUM_AT_RISK.equals(w.reason());
     }
 

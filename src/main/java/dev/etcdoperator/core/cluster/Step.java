@@ -133,12 +133,17 @@ public sealed interface Step {
         public static final String NOT_A_MEMBER = "NotAMember";
         /** The member's pod stopped running; its data is on a claim, so the pod is recreated in place. */
         public static final String POD_STOPPED = "MemberPodStopped";
+        /** The pod of a quorum recovery's member ended before it ran: it is created again. */
+        public static final String RECOVERY_MEMBER_FAILED = "RecoveryMemberFailed";
 
         @Override
         public String describe() {
-            return NOT_A_MEMBER.equals(reason)
-                    ? "Deleting pod " + name + ", which is not a member of the cluster."
-                    : "Deleting stopped pod " + name + " to recreate it on its data claim.";
+            return switch (reason) {
+                case NOT_A_MEMBER -> "Deleting pod " + name + ", which is not a member of the cluster.";
+                case RECOVERY_MEMBER_FAILED -> "Deleting pod " + name + " of the quorum recovery, which ended before"
+                        + " it ran (see its init containers' logs), to create it again.";
+                default -> "Deleting stopped pod " + name + " to recreate it on its data claim.";
+            };
         }
     }
 
@@ -244,6 +249,8 @@ public sealed interface Step {
         public static final String LEARNER_CATCHING_UP = "LearnerCatchingUp";
         /** A member has its pod but is not healthy (just joined, restarting, or sick). */
         public static final String MEMBER_NOT_HEALTHY = "MemberNotHealthy";
+        /** A quorum recovery's member copies the survivor's data and starts. */
+        public static final String RECOVERY_MEMBER_STARTING = "RecoveryMemberStarting";
         /** A pod is being deleted; its name is reused or its member is going. */
         public static final String POD_TERMINATING = "PodTerminating";
         /** Removing the member asked for would leave fewer healthy voters than a majority. */
@@ -262,8 +269,80 @@ public sealed interface Step {
         }
     }
 
-    /** Fewer than a majority of voting members are healthy: change nothing. */
-    record QuorumLost(String message) implements Step {
+    /**
+     * Fewer than a majority of voting members are healthy: change nothing.
+     *
+     * @param recoveryReason  why no recovery starts (the {@code QuorumRecovery} condition's reason); null when the
+     *                        planner did not look at recovery
+     * @param recoveryMessage what the operator waits for, or what a person can do
+     */
+    record QuorumLost(String message, String recoveryReason, String recoveryMessage) implements Step {
+        public QuorumLost(String message) {
+            this(message, null, null);
+        }
+
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /**
+     * Quorum is lost for good and a recovery from the survivor is chosen (by the policy or a person's approval):
+     * record the survivor and the new member's name in the status before anything is created, so that the recovery
+     * carries on with the same ones after a restart.
+     *
+     * @param approved a person approved it with the recover-quorum annotation, which is consumed
+     */
+    record RecordQuorumRecovery(String survivor, String member, long revision, long raftIndex, boolean approved,
+            String message) implements Step {
+        public RecordQuorumRecovery {
+            Objects.requireNonNull(survivor, "survivor");
+            Objects.requireNonNull(member, "member");
+        }
+
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /**
+     * Create the pod of a one-member cluster whose data is the survivor's: its init containers copy a snapshot from
+     * the survivor (served locally, no quorum needed) and restore it as a new cluster of this one member.
+     */
+    record CreateRecoveryMember(String name, String peerUrl, String survivor, String version) implements Step {
+        public CreateRecoveryMember {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(survivor, "survivor");
+        }
+
+        @Override
+        public String describe() {
+            return "Creating member " + name + " as a one-member cluster from a snapshot of survivor " + survivor
+                    + " (etcd " + version + ").";
+        }
+    }
+
+    /**
+     * The recovery member runs on the survivor's data: delete every other pod (and its claim), the survivor's first
+     * among them, which are all of the old cluster, so that only one cluster ever stands behind the client Service.
+     */
+    record RetireSurvivor(String survivor, String member, List<String> pods) implements Step {
+        public RetireSurvivor {
+            pods = List.copyOf(pods);
+        }
+
+        @Override
+        public String describe() {
+            return "Deleting the old cluster's pods " + String.join(", ", pods) + ": member " + member + " runs on a"
+                    + " copy of survivor " + survivor + "'s data, as a one-member cluster that grows back to spec.size"
+                    + " next.";
+        }
+    }
+
+    /** Quorum is lost for good and the policy is FromBackup: create an EtcdRestore of this cluster from a backup. */
+    record CreateRestore(String restore, QuorumLoss.Backup backup, String message) implements Step {
         @Override
         public String describe() {
             return message;

@@ -13,6 +13,7 @@ import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.MemberSecret;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
+import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.SemVer;
 import dev.etcdoperator.api.v1beta2.StaticTls;
 
@@ -102,6 +103,7 @@ public final class ClusterSpecValidator {
         pod(checks, spec.getPod(), inputs == null ? PodInputs.NONE : inputs);
         etcd(checks, spec.getEtcd(), inputs == null ? PodInputs.NONE : inputs);
         tls(checks, spec.getTls() == null ? null : spec.getTls().getStaticTls());
+        quorumLossRecovery(checks, spec.getQuorumLossRecovery());
         return checks.result();
     }
 
@@ -198,6 +200,25 @@ public final class ClusterSpecValidator {
                 checks.fail("spec.pod.etcdEnv[" + i + "].name", name + " sets what spec.etcd."
                         + settingOf(name) + " sets; etcd refuses both together: keep one");
             }
+        }
+    }
+
+    private static void quorumLossRecovery(Checks checks, QuorumLossRecovery r) {
+        if (r == null) {
+            return;
+        }
+        String policy = r.getPolicy();
+        if (policy != null && !List.of(QuorumLossRecovery.MANUAL, QuorumLossRecovery.FROM_SURVIVOR,
+                QuorumLossRecovery.FROM_BACKUP).contains(policy)) {
+            checks.fail("spec.quorumLossRecovery.policy", "Unsupported value: " + Checks.quote(policy)
+                    + ": supported values: \"Manual\", \"FromSurvivor\", \"FromBackup\"");
+        }
+        Integer grace = r.getGracePeriodSeconds();
+        if (grace != null && (grace < InputRules.MIN_QUORUM_LOSS_GRACE_SECONDS
+                || grace > InputRules.MAX_QUORUM_LOSS_GRACE_SECONDS)) {
+            checks.fail("spec.quorumLossRecovery.gracePeriodSeconds", "must be between "
+                    + InputRules.MIN_QUORUM_LOSS_GRACE_SECONDS + " and " + InputRules.MAX_QUORUM_LOSS_GRACE_SECONDS
+                    + " seconds, got " + grace);
         }
     }
 

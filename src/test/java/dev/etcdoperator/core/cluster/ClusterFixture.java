@@ -37,6 +37,7 @@ final class ClusterFixture {
     private long nextId = 0x1001;
     private DatabaseSpace space = DatabaseSpace.NONE;
     private boolean downgradeAllowed;
+    private QuorumLoss quorumLoss = QuorumLoss.NONE;
 
     private ClusterFixture(int size, String version) {
         this.size = size;
@@ -219,6 +220,25 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The quorum-loss policy, the loss's start, an approval and a recovery, as the observer reports them. */
+    ClusterFixture quorumLoss(QuorumLoss q) {
+        quorumLoss = q;
+        return this;
+    }
+
+    /**
+     * The member answers etcd's status call without a leader: not healthy, at {@code raftIndex} and {@code revision}
+     * (what a survivor of a lost majority says). The member list stays readable from it.
+     */
+    ClusterFixture survivor(String name, long raftIndex, long revision) {
+        long id = id(name);
+        MemberHealth h = health.get(id);
+        health.put(id, new MemberHealth(id, false, false, h == null ? version : h.version(), raftIndex, 0, 0,
+                revision));
+        answering = true;
+        return this;
+    }
+
     /** etcd's alarms, the quota and the recovery so far, as the observer reports them. */
     ClusterFixture space(DatabaseSpace s) {
         space = s;
@@ -345,7 +365,7 @@ final class ClusterFixture {
                 ? Optional.of(List.copyOf(members.values())) : Optional.empty();
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
-                Set.copyOf(claims), seed, reseed, now, space, downgradeAllowed);
+                Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
@@ -418,6 +438,27 @@ final class ClusterFixture {
         if (answering) {
             current = ClusterPlanner.runningVersion(observe());
         }
+        return this;
+    }
+
+    /** A pod of {@code name} that runs, or is starting, or has ended (no member of etcd knows it). */
+    ClusterFixture podOnly(String name, boolean running, boolean stopped) {
+        pods.put(name, new MemberPod(name, running, running, false, version, persistent, stopped));
+        return this;
+    }
+
+    /**
+     * The survivor's data runs as a new one-member cluster of {@code member}: the member list is that member alone,
+     * healthy and leading.
+     */
+    ClusterFixture oneMemberCluster(String member) {
+        members.clear();
+        health.clear();
+        long id = nextId++;
+        members.put(member, new EtcdMember(id, member, NAMING.peerUrl(member), false));
+        pods.put(member, new MemberPod(member, true, true, false, version, persistent));
+        health.put(id, new MemberHealth(id, true, true, version, 1000));
+        answering = true;
         return this;
     }
 

@@ -133,6 +133,57 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void aLostQuorumIsDatedOnceAndTheDateStaysUntilAMajorityIsBack() {
+        ClusterFixture lost = running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a")
+                .unhealthy("demo-b").survivor("demo-c", 950, 480).now(T0);
+        EtcdClusterStatus s = report(lost);
+        assertThat(s.getQuorumLostSince()).isEqualTo(T0.toString());
+        assertCondition(s, "QuorumRecovery", "False", QuorumRecoveryPlanner.GRACE_PERIOD, "demo-a, demo-b",
+                "grace period of 60 s");
+        report(s, lost.now(T0.plusSeconds(30)));
+        assertThat(s.getQuorumLostSince()).as("kept, so that the grace period survives restarts")
+                .isEqualTo(T0.toString());
+        report(s, running(3, V));
+        assertThat(s.getQuorumLostSince()).isNull();
+        assertCondition(s, "QuorumRecovery", "False", "QuorumHealthy");
+        assertThat(report(running(3, V)).getConditions()).as("no condition before quorum was ever lost")
+                .extracting(Condition::getType).doesNotContain("QuorumRecovery");
+    }
+
+    @Test
+    void aRecoveryFromTheSurvivorIsRecordedAndClearedOnceItsMemberAnswers() {
+        Instant since = T0.minusSeconds(120);
+        ClusterFixture lost = running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a")
+                .unhealthy("demo-b").survivor("demo-c", 950, 480).now(T0).quorumLoss(new QuorumLoss(
+                        QuorumLoss.FROM_SURVIVOR, java.time.Duration.ofSeconds(60), since, null, "u", false, null,
+                        null));
+        EtcdClusterStatus s = new EtcdClusterStatus();
+        s.setQuorumLostSince(since.toString());
+        report(s, lost);
+        assertThat(s.getQuorumRecovery()).isNotNull().satisfies(r -> {
+            assertThat(r.getSurvivor()).isEqualTo("demo-c");
+            assertThat(r.getMember()).matches("demo-[a-z0-9]{10}");
+            assertThat(r.getRevision()).isEqualTo(480);
+            assertThat(r.getRaftIndex()).isEqualTo(950);
+            assertThat(r.getStartedAt()).isEqualTo(T0.toString());
+        });
+        assertCondition(s, "QuorumRecovery", "True", QuorumRecoveryPlanner.RECOVERING_FROM_SURVIVOR,
+                "Survivor demo-c has the newest data");
+        assertCondition(s, "Recovering", "True", "RecoveringQuorum");
+
+        String member = s.getQuorumRecovery().getMember();
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
+        ClusterFixture back = running(3, V).podGone("demo-a").podGone("demo-b").podGone("demo-c")
+                .oneMemberCluster(member).now(T0).quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
+                        java.time.Duration.ofSeconds(60), since, null, "u", false, recovery, null));
+        report(s, back);
+        assertThat(s.getQuorumRecovery()).isNull();
+        assertThat(s.getQuorumLostSince()).isNull();
+        assertCondition(s, "QuorumRecovery", "False", QuorumRecoveryPlanner.RECOVERED, "Recovered from survivor"
+                + " demo-c (revision 480, raft index 950): member " + member, "Writes that only the lost members had");
+    }
+
+    @Test
     void lostQuorumFailsTheClusterUntilItIsBack() {
         EtcdClusterStatus s = report(running(3, V).dead("demo-b").dead("demo-c"));
         assertThat(s.getPhase()).isEqualTo("Failed");

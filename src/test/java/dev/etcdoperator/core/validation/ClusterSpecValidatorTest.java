@@ -10,6 +10,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.MemberSecret;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
+import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.StaticTls;
 import dev.etcdoperator.api.v1beta2.TlsPolicy;
 import org.junit.jupiter.api.Test;
@@ -238,6 +239,37 @@ class ClusterSpecValidatorTest {
         d.setMinFragmentedBytes(minBytes);
         d.setMinFragmentedPercent(minPercent);
         spec.getEtcd().setDefragmentation(d);
+        return spec;
+    }
+
+    @Test
+    void theQuorumLossPolicyIsOneOfThreeAndItsGracePeriodIsBounded() {
+        for (String policy : new String[] { null, "Manual", "FromSurvivor", "FromBackup" }) {
+            assertThat(validator.validate(withQuorumLossRecovery(policy, null)).valid()).as(policy).isTrue();
+        }
+        assertThat(validator.validate(withQuorumLossRecovery(null, 10)).valid()).isTrue();
+        assertThat(validator.validate(withQuorumLossRecovery(null, 86_400)).valid()).isTrue();
+        assertThat(validator.validate(withQuorumLossRecovery("Always", null)).errors()).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.path()).isEqualTo("spec.quorumLossRecovery.policy");
+                    assertThat(e.message()).contains("'Always'", "\"Manual\", \"FromSurvivor\", \"FromBackup\"");
+                });
+        for (int bad : new int[] { 0, 9, 86_401 }) {
+            assertThat(validator.validate(withQuorumLossRecovery(null, bad)).errors()).as("%d", bad).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.path()).isEqualTo("spec.quorumLossRecovery.gracePeriodSeconds");
+                        assertThat(e.message()).contains("between 10 and 86400", "got " + bad);
+                    });
+        }
+    }
+
+    private static EtcdClusterSpec withQuorumLossRecovery(String policy, Integer grace) {
+        EtcdClusterSpec spec = new EtcdClusterSpec();
+        spec.setSize(3);
+        QuorumLossRecovery r = new QuorumLossRecovery();
+        r.setPolicy(policy);
+        r.setGracePeriodSeconds(grace);
+        spec.setQuorumLossRecovery(r);
         return spec;
     }
 

@@ -1,0 +1,74 @@
+package dev.etcdoperator.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.PodPolicy;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+
+/**
+ * The pod of a quorum recovery's member: a new member (its own name, data volume and claim) whose init containers
+ * copy a snapshot from the survivor with {@code etcdctl snapshot save} (etcd serves its snapshot from its own
+ * database, without a leader), restore it with etcd's own tool as a one-member cluster of the new member, and remove
+ * the file. etcd then starts on the survivor's data, a new cluster with one member. This works the same with and
+ * without claims: the survivor's pod, whose command cannot change, keeps running untouched until the copy is done.
+ */
+final class SurvivorSnapshot {
+    static final String SNAPSHOT_FILE = ClusterResources.DATA_MOUNT + "/survivor-snapshot.db";
+
+    private SurvivorSnapshot() {
+    }
+
+    /**
+     * @param member             the new member, with an initial cluster of itself alone
+     * @param survivorClientUrl  the survivor's client URL, by its DNS name
+     */
+    static Pod pod(EtcdCluster cluster, ClusterResources.MemberPodSpec member, String etcdVersion,
+            MemberTlsKeys tlsKeys, String survivorClientUrl) {
+        Pod pod = ClusterResources.memberPod(cluster, member, etcdVersion, java.util.Optional.empty(), tlsKeys);
+        PodPolicy policy = cluster.getSpec().getPod() == null ? new PodPolicy() : cluster.getSpec().getPod();
+        String busybox = policy.getBusyboxImage() == null ? ClusterResources.DEFAULT_BUSYBOX : policy.getBusyboxImage();
+        String image = ClusterResources.image(cluster.getSpec(), etcdVersion);
+        List<Container> init = new ArrayList<>(pod.getSpec().getInitContainers());
+        // a retry on the same claim finds what an earlier attempt left; etcd refuses to restore over a data directory
+        init.add(new ContainerBuilder().withName("clear-data").withImage(busybox)
+                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.DATA_DIR + " " + SNAPSHOT_FILE + " "
+                        + SNAPSHOT_FILE + ".part")
+                .withVolumeMounts(RestoreSeed.dataMount()).build());
+        init.add(copy(cluster, image, survivorClientUrl, tlsKeys));
+        init.add(RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image));
+        init.add(RestoreSeed.removeContainer(busybox, SNAPSHOT_FILE));
+        pod.getSpec().setInitContainers(init);
+        return MemberSecurity.restrict(pod, policy);
+    }
+
+    private static Container copy(EtcdCluster cluster, String image, String survivorClientUrl,
+            MemberTlsKeys tlsKeys) {
+        List<String> command = new ArrayList<>(List.of("/usr/local/bin/etcdctl",
+                "--endpoints=" + survivorClientUrl, "--dial-timeout=10s", "--command-timeout=10m"));
+        List<VolumeMount> mounts = new ArrayList<>(List.of(RestoreSeed.dataMount()));
+        boolean tls = ClusterResources.serverSecret(cluster.getSpec()) != null
+                && ClusterResources.operatorSecret(cluster.getSpec()) != null;
+        if (tls) {
+            String dir = ClusterResources.OPERATOR_TLS_DIR;
+            command.addAll(List.of("--cacert=" + dir + "/" + tlsKeys.operator().ca(),
+                    "--cert=" + dir + "/" + tlsKeys.operator().cert(), "--key=" + dir + "/" + tlsKeys.operator().key()));
+            mounts.add(new VolumeMountBuilder().withName(ClusterResources.OPERATOR_TLS_VOLUME).withMountPath(dir)
+                    .withReadOnly(true).build());
+        }
+        command.addAll(List.of("snapshot", "save", SNAPSHOT_FILE));
+        return new ContainerBuilder()
+                .withName("copy-survivor-snapshot")
+                .withImage(image)
+                .withEnv(new EnvVarBuilder().withName("ETCDCTL_API").withValue("3").build())
+                .withCommand(command)
+                .withVolumeMounts(mounts)
+                .build();
+    }
+}

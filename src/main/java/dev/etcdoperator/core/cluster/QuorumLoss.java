@@ -1,0 +1,59 @@
+package dev.etcdoperator.core.cluster;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What the planner needs to decide about a lost quorum: the policy the spec chose, since when the status says quorum
+ * is lost, a person's approval, the recovery in progress, and the newest backup to restore from.
+ *
+ * @param policy         {@code Manual}, {@code FromSurvivor} or {@code FromBackup}
+ * @param gracePeriod    how long quorum must have been lost, with a majority lost for good, before a recovery
+ * @param lostSince      when the status first recorded this loss of quorum; null when it records none
+ * @param approval       the value of the recover-quorum annotation; null when there is none
+ * @param uid            the cluster's {@code metadata.uid}, which an approval must name
+ * @param awaitingPerson the status says the operator waits for a person (it told the steps): only then an approval
+ *                       counts, so that an annotation put on early is no standing order for a later loss
+ * @param recovery       the recovery the status records as in progress; null when none
+ * @param newestBackup   the newest successful backup of this cluster (looked up for {@code FromBackup} only); null
+ *                       when there is none
+ */
+public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince, String approval, String uid,
+        boolean awaitingPerson, Recovery recovery, Backup newestBackup) {
+    public static final String MANUAL = "Manual";
+    public static final String FROM_SURVIVOR = "FromSurvivor";
+    public static final String FROM_BACKUP = "FromBackup";
+    public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(60);
+    /** The default: wait for a person, nothing recorded. */
+    public static final QuorumLoss NONE = new QuorumLoss(MANUAL, DEFAULT_GRACE_PERIOD, null, null, null, false, null,
+            null);
+
+    public QuorumLoss {
+        policy = policy == null ? MANUAL : policy;
+        gracePeriod = gracePeriod == null ? DEFAULT_GRACE_PERIOD : gracePeriod;
+    }
+
+    /**
+     * A recovery the status records: from a survivor ({@code survivor}, {@code member} set) or from a backup
+     * ({@code restore} set).
+     */
+    public record Recovery(String survivor, String member, long revision, long raftIndex, String restore) {
+    }
+
+    /** A successful backup of this cluster, verified by the backup controller. */
+    public record Backup(String name, String path, String takenAt) {
+        public Backup {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    public boolean approved() {
+        return approval != null && uid != null && uid.equals(approval) && awaitingPerson;
+    }
+
+    /** An approval that names another uid: refused, and said. */
+    public boolean approvalForAnotherUid() {
+        return approval != null && !approval.equals(uid);
+    }
+}

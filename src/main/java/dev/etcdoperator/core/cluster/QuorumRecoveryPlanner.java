@@ -1,0 +1,261 @@
+package dev.etcdoperator.core.cluster;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
+import dev.etcdoperator.core.cluster.ClusterPlanner.Seat;
+import dev.etcdoperator.core.cluster.Step.CreateRecoveryMember;
+import dev.etcdoperator.core.cluster.Step.CreateRestore;
+import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordQuorumRecovery;
+import dev.etcdoperator.core.cluster.Step.RetireSurvivor;
+import dev.etcdoperator.core.cluster.Step.Wait;
+
+/**
+ * What to do about a lost quorum: wait (the default), or recover, only once a majority of the voting members is
+ * <em>lost for good</em> and has been for the grace period. Pure.
+ *
+ * <p>A voting member is lost for good when it started and its data can never come back: without claims, its pod is
+ * gone (not merely terminating) or has ended (an ended pod never runs again, and its emptyDir goes with it); on
+ * claims, its pod is gone and so is its claim. A member whose pod runs but does not answer, starts, terminates, or
+ * whose claim is still there may come back: the operator then waits, as it always did. The <em>survivors</em> are the
+ * voting members that are not lost for good; every one of them must answer etcd's status call (served without a
+ * leader) so that the newest is known: the one with the highest raft index, then the highest revision.
+ *
+ * <p>Recovering from the survivor takes four steps, one per reconcile: {@link RecordQuorumRecovery} (the survivor and
+ * a fresh member name go into the status first), {@link CreateRecoveryMember} (a pod whose init containers copy a
+ * snapshot of the survivor and restore it as a one-member cluster), {@link RetireSurvivor} once that pod runs (every
+ * other pod is of the old cluster and goes; a survivor is never ready without quorum, so only one cluster ever stands
+ * behind the client Service), then, once the new member answers alone, the usual
+ * planning grows the one-member cluster back to {@code spec.size}, one learner at a time. From a backup:
+ * {@link CreateRestore}, and the restore controller takes over.
+ */
+public final class QuorumRecoveryPlanner {
+    /** Some members that do not answer may come back: the operator waits. */
+    public static final String MAY_COME_BACK = "LostMembersMayComeBack";
+    /** No member answers at all: nothing can be read, the operator waits. */
+    public static final String NO_MEMBER_ANSWERS = "NoMemberAnswers";
+    /** A majority is lost for good; the grace period runs. */
+    public static final String GRACE_PERIOD = "GracePeriod";
+    /** A survivor does not answer its status call: the newest data is not known. */
+    public static final String SURVIVOR_NOT_ANSWERING = "SurvivorNotAnswering";
+    /** Every voting member is lost for good. */
+    public static final String NO_SURVIVOR = "NoSurvivor";
+    /** Manual policy: the status says what a person can do. */
+    public static final String WAITING_FOR_PERSON = "WaitingForPerson";
+    /** The recover-quorum annotation names another uid. */
+    public static final String APPROVAL_REFUSED = "ApprovalRefused";
+    /** FromBackup and no successful backup of this cluster. */
+    public static final String NO_BACKUP = "NoVerifiedBackup";
+    /** The survivor's pod stopped before its data was copied. */
+    public static final String SURVIVOR_LOST = "SurvivorLost";
+    /** In progress (True). */
+    public static final String RECOVERING_FROM_SURVIVOR = "RecoveringFromSurvivor";
+    public static final String RESTORING_FROM_BACKUP = "RestoringFromBackup";
+    /** Done (False). */
+    public static final String RECOVERED = "QuorumRecovered";
+
+    private QuorumRecoveryPlanner() {
+    }
+
+    /**
+     * The next step of a recovery from the survivor the status records, until its member answers and the survivor's
+     * pod is gone; empty when none is in progress (or it is done: the usual planning takes over).
+     */
+    static Optional<Step> inProgress(ClusterObservation o) {
+        QuorumLoss.Recovery r = o.quorumLoss().recovery();
+        if (r == null) {
+            return Optional.empty();
+        }
+        if (r.member() == null) {
+            if (r.restore() == null || ClusterHealth.of(o).quorum()) {
+                return Optional.empty();
+            }
+            String m = "EtcdRestore " + r.restore() + " restores this cluster from a backup; the restore controller"
+                    + " deletes and recreates it (kubectl describe etcdrestore " + r.restore() + ").";
+            return Optional.of(new QuorumLost(m, RESTORING_FROM_BACKUP, m));
+        }
+        Optional<MemberPod> member = o.livePod(r.member());
+        if (!member.map(MemberPod::running).orElse(false)) {
+            if (member.isPresent()) {
+                return Optional.of(member.get().stopped() ? new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED)
+                        : new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a snapshot of"
+                                + " survivor " + r.survivor() + " (revision " + r.revision() + ") and starts from it."));
+            }
+            if (o.terminatingPod(r.member())) {
+                return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + r.member()
+                        + " to finish terminating before creating it again."));
+            }
+            Optional<MemberPod> survivor = o.livePod(r.survivor());
+            if (survivor.isEmpty() || !survivor.get().running()) {
+                String m = "The pod of survivor " + r.survivor() + " does not run, and its data was not copied yet."
+                        + " The operator waits for it; if it is lost too, restore the cluster from a backup.";
+                return Optional.of(new QuorumLost(m, SURVIVOR_LOST, m));
+            }
+            return Optional.of(new CreateRecoveryMember(r.member(), o.naming().peerUrl(r.member()), r.survivor(),
+                    ClusterPlanner.runningVersion(o)));
+        }
+        // the member runs on the copy: every other pod is of the old cluster (the survivor, other survivors, the
+        // ended pods of the lost members), and must go before the member list is read again
+        List<String> old = o.livePods().stream().map(MemberPod::name).filter(n -> !n.equals(r.member())).sorted()
+                .toList();
+        if (!old.isEmpty()) {
+            return Optional.of(new RetireSurvivor(r.survivor(), r.member(), old));
+        }
+        if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
+            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
+                    + " terminating; member " + r.member() + " runs on a copy of survivor " + r.survivor()
+                    + "'s data."));
+        }
+        if (recovered(o)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member()
+                + ", a one-member cluster on survivor " + r.survivor() + "'s data, to answer."));
+    }
+
+    /** The recovery's member answers as a healthy member, and no pod of the old cluster is left. */
+    public static boolean recovered(ClusterObservation o) {
+        QuorumLoss.Recovery r = o.quorumLoss().recovery();
+        if (r == null || r.member() == null || o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
+            return false;
+        }
+        return o.members().orElse(List.of()).stream()
+                .anyMatch(m -> m.name().equals(r.member()) && o.healthy(m.id()));
+    }
+
+    /** Quorum is lost and the member list is known: wait, tell a person, or start a recovery. */
+    static Step onQuorumLost(ClusterObservation o, List<Seat> seats, String lostMessage, Supplier<String> freshName) {
+        List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
+        List<Seat> lost = voters.stream().filter(s -> lostForGood(o, s)).toList();
+        List<Seat> survivors = voters.stream().filter(s -> !lostForGood(o, s)).toList();
+        int majority = ClusterPlanner.majority(voters.size());
+        QuorumLoss q = o.quorumLoss();
+        if (survivors.size() >= majority) {
+            List<String> away = survivors.stream().filter(s -> !s.healthy()).map(QuorumRecoveryPlanner::label).toList();
+            return new QuorumLost(lostMessage, MAY_COME_BACK, "Quorum is lost, but members " + String.join(", ", away)
+                    + " may come back (their pods run, start or terminate, or their data is on claims): "
+                    + survivors.size() + " of " + voters.size() + " voting members are not lost for good, and etcd"
+                    + " needs " + majority + ". The operator waits for them and recovers nothing.");
+        }
+        String lostNames = String.join(", ", lost.stream().map(QuorumRecoveryPlanner::label).toList());
+        String what = "Quorum is lost for good: voting members " + lostNames + " are gone with their data ("
+                + (o.persistent() ? "their pods and claims are gone" : "their pods ended or are gone, and their data"
+                        + " was not on claims") + "); " + survivors.size() + " of " + voters.size() + " survive, etcd"
+                + " needs " + majority + ".";
+        Instant since = q.lostSince();
+        Instant now = o.now();
+        if (since == null || now == null || now.isBefore(since.plus(q.gracePeriod()))) {
+            String until = since == null || now == null ? q.gracePeriod().toSeconds() + " s from now"
+                    : since.plus(q.gracePeriod()).toString();
+            return new QuorumLost(lostMessage, GRACE_PERIOD, what + " Waiting for the grace period of "
+                    + q.gracePeriod().toSeconds() + " s (spec.quorumLossRecovery.gracePeriodSeconds) to end, at "
+                    + until + ", before " + (QuorumLoss.MANUAL.equals(q.policy()) ? "saying what a person can do."
+                            : "recovering (policy " + q.policy() + ")."));
+        }
+        if (QuorumLoss.FROM_BACKUP.equals(q.policy())) {
+            return fromBackup(o, what);
+        }
+        if (survivors.isEmpty()) {
+            return new QuorumLost(lostMessage, NO_SURVIVOR, what + " No member survives to recover from: restore the"
+                    + " cluster from a backup with an EtcdRestore naming it (see the restore guide).");
+        }
+        List<String> silent = survivors.stream().filter(s -> !answered(o, s)).map(QuorumRecoveryPlanner::label)
+                .toList();
+        if (!silent.isEmpty()) {
+            return new QuorumLost(lostMessage, SURVIVOR_NOT_ANSWERING, what + " Survivor" + (silent.size() > 1 ? "s " : " ")
+                    + String.join(", ", silent) + " did not answer etcd's status call, so which survivor has the newest"
+                    + " data is not known: the operator waits until every survivor answers.");
+        }
+        Seat newest = survivors.stream().max(Comparator.comparingLong((Seat s) -> s.raftIndex())
+                .thenComparingLong(s -> revision(o, s)).thenComparing(Seat::name, Comparator.reverseOrder())).get();
+        String choice = "Survivor " + newest.name() + " has the newest data (raft index " + newest.raftIndex()
+                + ", revision " + revision(o, newest) + ")" + others(o, survivors, newest) + ".";
+        String lossNote = " Writes that only the lost members had (after revision " + revision(o, newest)
+                + ") are lost.";
+        if (QuorumLoss.FROM_SURVIVOR.equals(q.policy()) || q.approved()) {
+            String member = freshName.get();
+            return new RecordQuorumRecovery(newest.name(), member, revision(o, newest), newest.raftIndex(),
+                    !QuorumLoss.FROM_SURVIVOR.equals(q.policy()), what + " " + choice + " Recovering from it ("
+                    + (q.approved() ? "approved by the " + ClusterAnnotations.RECOVER_QUORUM + " annotation"
+                            : "policy FromSurvivor") + "): member " + member + " starts as a one-member cluster from a"
+                    + " snapshot of " + newest.name() + ", then the cluster grows back to " + o.desiredSize()
+                    + " members." + lossNote);
+        }
+        String steps = manualSteps(o, newest.name());
+        if (q.approvalForAnotherUid()) {
+            return new QuorumLost(lostMessage, APPROVAL_REFUSED, what + " " + choice + " The annotation "
+                    + ClusterAnnotations.RECOVER_QUORUM + "=" + q.approval() + " is refused: it must name this"
+                    + " cluster's uid, " + q.uid() + "." + lossNote + " " + steps);
+        }
+        return new QuorumLost(lostMessage, WAITING_FOR_PERSON, what + " " + choice + lossNote + " " + steps);
+    }
+
+    /** Quorum is lost and no member answers the member list: nothing is known to recover from. */
+    static QuorumLost noMemberAnswers(String lostMessage) {
+        return new QuorumLost(lostMessage, NO_MEMBER_ANSWERS, "No member answers, so which members are lost for good"
+                + " and which survivor is newest is not known: the operator waits and recovers nothing.");
+    }
+
+    private static Step fromBackup(ClusterObservation o, String what) {
+        QuorumLoss.Backup b = o.quorumLoss().newestBackup();
+        if (b == null) {
+            return new QuorumLost(what, NO_BACKUP, what + " The policy is FromBackup, but no EtcdBackup of this"
+                    + " cluster has succeeded: the operator creates nothing. Take a backup elsewhere and restore it, or"
+                    + " choose policy FromSurvivor.");
+        }
+        // named after the loss, so that a reconcile that created it but failed to record it cannot create a second
+        String restore = o.cluster() + "-quorum-" + Long.toString(o.quorumLoss().lostSince().getEpochSecond(), 36);
+        return new CreateRestore(restore, b, what + " Restoring it from its newest successful backup, EtcdBackup "
+                + b.name() + (b.path() == null ? "" : " (" + b.path() + ")") + (b.takenAt() == null ? ""
+                        : ", taken " + b.takenAt()) + ", with EtcdRestore " + restore + ": writes after that backup"
+                + " are lost.");
+    }
+
+    private static String manualSteps(ClusterObservation o, String survivor) {
+        String c = o.cluster();
+        String ns = o.namespace();
+        return "The operator waits for a person (policy Manual). To recover from " + survivor + ", approve it once:"
+                + " kubectl -n " + ns + " annotate etcdcluster " + c + " " + ClusterAnnotations.RECOVER_QUORUM
+                + "=$(kubectl -n " + ns + " get etcdcluster " + c + " -o jsonpath='{.metadata.uid}'). Or restore the"
+                + " cluster from a backup with an EtcdRestore naming it. Or set spec.quorumLossRecovery.policy to"
+                + " FromSurvivor or FromBackup.";
+    }
+
+    private static String others(ClusterObservation o, List<Seat> survivors, Seat chosen) {
+        List<String> rest = survivors.stream().filter(s -> s != chosen).map(s -> s.name() + " has raft index "
+                + s.raftIndex() + ", revision " + revision(o, s)).toList();
+        return rest.isEmpty() ? "; it is the only survivor" : "; " + String.join("; ", rest);
+    }
+
+    /** A started voting member whose data can never come back (see the class comment). */
+    static boolean lostForGood(ClusterObservation o, Seat s) {
+        if (!s.started() || s.name().isEmpty() || s.healthy()) {
+            return false;
+        }
+        if (o.terminatingPod(s.name())) {
+            return false;
+        }
+        if (o.persistent()) {
+            return s.pod().isEmpty() && !o.claims().contains(s.name());
+        }
+        return s.pod().isEmpty() || s.podStopped();
+    }
+
+    private static boolean answered(ClusterObservation o, Seat s) {
+        return s.podRunning() && o.healthOf(s.member().id()).map(h -> h.raftIndex() > 0).orElse(false);
+    }
+
+    private static long revision(ClusterObservation o, Seat s) {
+        return o.healthOf(s.member().id()).map(MemberHealth::revision).orElse(0L);
+    }
+
+    private static String label(Seat s) {
+        return s.name().isEmpty() ? s.member().hexId() : s.name();
+    }
+}

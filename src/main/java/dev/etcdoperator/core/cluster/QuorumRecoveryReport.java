@@ -1,0 +1,92 @@
+package dev.etcdoperator.core.cluster;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.QuorumRecoveryStatus;
+import dev.etcdoperator.core.cluster.Step.CreateRecoveryMember;
+import dev.etcdoperator.core.cluster.Step.CreateRestore;
+import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordQuorumRecovery;
+import dev.etcdoperator.core.cluster.Step.RetireSurvivor;
+import dev.etcdoperator.core.cluster.Step.Wait;
+import dev.etcdoperator.core.status.Conditions;
+
+/**
+ * The status of a lost quorum: since when it is lost ({@code status.quorumLostSince}, which the grace period counts
+ * from, across operator restarts), the recovery in progress ({@code status.quorumRecovery}), and the
+ * {@code QuorumRecovery} condition, which appears with the first loss of quorum and then stays.
+ */
+final class QuorumRecoveryReport {
+    static final String CONDITION = "QuorumRecovery";
+    static final String REASON_QUORUM_HEALTHY = "QuorumHealthy";
+
+    private QuorumRecoveryReport() {
+    }
+
+    /** The condition to set, if any; updates the status fields first. */
+    static Optional<Condition> apply(EtcdClusterStatus status, ClusterObservation o, Step step, Instant now,
+            boolean quorum) {
+        Optional<Condition> before = Conditions.find(status.getConditions(), CONDITION);
+        if (step instanceof QuorumLost || step instanceof RecordQuorumRecovery || step instanceof CreateRestore) {
+            if (status.getQuorumLostSince() == null && now != null) {
+                status.setQuorumLostSince(now.toString());
+            }
+        } else if (quorum && status.getQuorumRecovery() == null) {
+            status.setQuorumLostSince(null);
+        }
+        if (step instanceof RecordQuorumRecovery r) {
+            QuorumRecoveryStatus record = new QuorumRecoveryStatus();
+            record.setSurvivor(r.survivor());
+            record.setMember(r.member());
+            record.setRevision(r.revision());
+            record.setRaftIndex(r.raftIndex());
+            record.setStartedAt(now == null ? null : now.toString());
+            status.setQuorumRecovery(record);
+            return Optional.of(condition(true, QuorumRecoveryPlanner.RECOVERING_FROM_SURVIVOR, r.message()));
+        }
+        if (step instanceof CreateRestore r) {
+            QuorumRecoveryStatus record = new QuorumRecoveryStatus();
+            record.setRestore(r.restore());
+            record.setStartedAt(now == null ? null : now.toString());
+            status.setQuorumRecovery(record);
+            return Optional.of(condition(true, QuorumRecoveryPlanner.RESTORING_FROM_BACKUP, r.message()));
+        }
+        QuorumLoss.Recovery r = o.quorumLoss().recovery();
+        if (r != null && r.member() != null && QuorumRecoveryPlanner.recovered(o)) {
+            status.setQuorumRecovery(null);
+            status.setQuorumLostSince(null);
+            return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "Recovered from survivor "
+                    + r.survivor() + " (revision " + r.revision() + ", raft index " + r.raftIndex() + "): member "
+                    + r.member() + " runs on its data as a new cluster, which grows back to " + o.desiredSize()
+                    + " members. Writes that only the lost members had are lost."));
+        }
+        if (r != null && r.restore() != null && quorum) {
+            status.setQuorumRecovery(null);
+            status.setQuorumLostSince(null);
+            return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "A majority is healthy again;"
+                    + " EtcdRestore " + r.restore() + " was created to restore the cluster from a backup."));
+        }
+        if (step instanceof QuorumLost q && q.recoveryReason() != null) {
+            boolean inProgress = QuorumRecoveryPlanner.RESTORING_FROM_BACKUP.equals(q.recoveryReason());
+            return Optional.of(condition(inProgress, q.recoveryReason(), q.recoveryMessage()));
+        }
+        if (r != null && r.member() != null && (step instanceof CreateRecoveryMember || step instanceof RetireSurvivor
+                || step instanceof Wait || step instanceof DeletePod)) {
+            return Optional.of(condition(true, QuorumRecoveryPlanner.RECOVERING_FROM_SURVIVOR, step.describe()));
+        }
+        if (quorum && before.isPresent() && !QuorumRecoveryPlanner.RECOVERED.equals(before.get().getReason())
+                && !REASON_QUORUM_HEALTHY.equals(before.get().getReason())) {
+            return Optional.of(condition(false, REASON_QUORUM_HEALTHY, "A majority of the voting members is healthy:"
+                    + " nothing to recover."));
+        }
+        return Optional.empty();
+    }
+
+    private static Condition condition(boolean value, String reason, String message) {
+        return new Condition(CONDITION, value ? Conditions.TRUE : Conditions.FALSE, reason, message);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.core.cluster.QuorumLoss;
+import dev.etcdoperator.core.cluster.Step;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+/** The newest successful backup of a cluster, and the EtcdRestore created from it when its quorum is lost. */
+@EnableKubernetesMockClient(crud = true)
+class QuorumRestoresTest {
+    KubernetesClient client;
+
+    private static final EtcdCluster CLUSTER = Serialization.unmarshal("""
+            apiVersion: etcd.database.coreos.com/v1beta2
+            kind: EtcdCluster
+            metadata: {name: alpha, namespace: prod, uid: uid-alpha}
+            spec:
+              size: 3
+              quorumLossRecovery: {policy: FromBackup}
+            """, EtcdCluster.class);
+
+    private static EtcdBackup backup(String name, String clusterUid, String path, String sha, String when) {
+        EtcdBackup b = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdBackup
+                metadata: {name: %s, namespace: prod}
+                spec:
+                  etcdCluster: {name: alpha}
+                  storageType: S3
+                  s3: {path: "etcd-backups/alpha/", awsSecret: aws, endpoint: "http://minio:9000", forcePathStyle: true}
+                """.formatted(name), EtcdBackup.class);
+        EtcdBackupStatus s = new EtcdBackupStatus();
+        s.setClusterUID(clusterUid);
+        s.setBackupPath(path);
+        s.setBackupSha256(sha);
+        s.setLastSuccessDate(when);
+        s.setSucceeded(path != null);
+        b.setStatus(s);
+        return b;
+    }
+
+    @Test
+    void theNewestSuccessfulBackupOfThisVeryClusterIsChosen() {
+        List<EtcdBackup> backups = List.of(
+                backup("old", "uid-alpha", "etcd-backups/alpha/1", "aa", "2026-01-01T00:00:00Z"),
+                backup("newest", "uid-alpha", "etcd-backups/alpha/2", "bb", "2026-01-02T00:00:00Z"),
+                backup("other-cluster", "uid-of-an-earlier-alpha", "etcd-backups/alpha/3", "cc", "2026-01-03T00:00:00Z"),
+                backup("no-checksum", "uid-alpha", "etcd-backups/alpha/4", null, "2026-01-04T00:00:00Z"),
+                backup("never-succeeded", "uid-alpha", null, null, null));
+        assertThat(QuorumLossView.newestBackup(CLUSTER, backups))
+                .isEqualTo(new QuorumLoss.Backup("newest", "etcd-backups/alpha/2", "2026-01-02T00:00:00Z"));
+        assertThat(QuorumLossView.newestBackup(CLUSTER, backups.subList(2, 5))).isNull();
+        assertThat(QuorumLossView.of(CLUSTER, backups).newestBackup().name()).isEqualTo("newest");
+        assertThat(QuorumLossView.of(CLUSTER, backups).policy()).isEqualTo(QuorumLoss.FROM_BACKUP);
+    }
+
+    @Test
+    void theRestoreNamesTheClusterAndTheBackupsObjectWithItsStore() {
+        client.resource(backup("newest", "uid-alpha", "etcd-backups/alpha/2", "bb", "2026-01-02T00:00:00Z"))
+                .create();
+        Step.CreateRestore step = new Step.CreateRestore("alpha-quorum-x",
+                new QuorumLoss.Backup("newest", "etcd-backups/alpha/2", "2026-01-02T00:00:00Z"), "m");
+        new QuorumRestores(client).create(CLUSTER, step);
+        new QuorumRestores(client).create(CLUSTER, step);
+
+        assertThat(client.resources(EtcdRestore.class).inNamespace("prod").list().getItems()).singleElement()
+                .satisfies(r -> {
+                    assertThat(r.getMetadata().getName()).isEqualTo("alpha-quorum-x");
+                    assertThat(r.getSpec().getEtcdCluster().getName()).isEqualTo("alpha");
+                    assertThat(r.getSpec().getBackupStorageType()).isEqualTo("S3");
+                    assertThat(r.getSpec().getS3().getPath()).isEqualTo("etcd-backups/alpha/2");
+                    assertThat(r.getSpec().getS3().getAwsSecret()).isEqualTo("aws");
+                    assertThat(r.getSpec().getS3().getEndpoint()).isEqualTo("http://minio:9000");
+                    assertThat(r.getSpec().getS3().getForcePathStyle()).isTrue();
+                });
+        assertThatThrownBy(() -> new QuorumRestores(client).create(CLUSTER, new Step.CreateRestore("alpha-quorum-y",
+                new QuorumLoss.Backup("gone", "etcd-backups/alpha/9", null), "m")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("gone");
+    }
+}

@@ -1,0 +1,259 @@
+package dev.etcdoperator.core.cluster;
+
+import static dev.etcdoperator.core.cluster.ClusterFixture.NAMING;
+import static dev.etcdoperator.core.cluster.ClusterFixture.NOW;
+import static dev.etcdoperator.core.cluster.ClusterFixture.running;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+
+import dev.etcdoperator.core.cluster.Step.AddMember;
+import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
+import dev.etcdoperator.core.cluster.Step.CreateRecoveryMember;
+import dev.etcdoperator.core.cluster.Step.CreateRestore;
+import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordQuorumRecovery;
+import dev.etcdoperator.core.cluster.Step.RetireSurvivor;
+import dev.etcdoperator.core.cluster.Step.Wait;
+import org.junit.jupiter.api.Test;
+
+/** Every rule of a lost quorum: when the operator waits, when it tells a person, and when and how it recovers. */
+class QuorumRecoveryPlannerTest {
+    private static final String V = "3.5.17";
+    private static final String UID = "0d2c7c55-1b0e-4b8e-9d51-5d3c1f6f0a11";
+    private static final Duration GRACE = Duration.ofSeconds(60);
+    /** Quorum was first seen lost long enough ago for the grace period to be over. */
+    private static final Instant LONG_AGO = NOW.minus(GRACE).minusSeconds(1);
+
+    private static Step plan(ClusterFixture f) {
+        return new ClusterPlanner(new Random(1)).plan(f.observe());
+    }
+
+    private static QuorumLoss loss(String policy, Instant since) {
+        return new QuorumLoss(policy, GRACE, since, null, UID, false, null, null);
+    }
+
+    private static QuorumLoss approved(String approval, boolean awaiting) {
+        return new QuorumLoss(QuorumLoss.MANUAL, GRACE, LONG_AGO, approval, UID, awaiting, null, null);
+    }
+
+    /** 3 members; demo-a (the leader) and demo-b ended for good (no claims), demo-c survives without a leader. */
+    private static ClusterFixture twoOfThreeLost() {
+        return running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a").unhealthy("demo-b")
+                .survivor("demo-c", 950, 480);
+    }
+
+    private static void assertRecoveryReason(Step step, String reason) {
+        assertThat(step).isInstanceOfSatisfying(QuorumLost.class,
+                q -> assertThat(q.recoveryReason()).as(q.recoveryMessage()).isEqualTo(reason));
+    }
+
+    @Test
+    void byDefaultTheOperatorWaitsForAPersonAndSaysExactlyWhatToDo() {
+        Step step = plan(twoOfThreeLost().quorumLoss(loss(QuorumLoss.MANUAL, LONG_AGO)));
+        assertRecoveryReason(step, QuorumRecoveryPlanner.WAITING_FOR_PERSON);
+        assertThat(((QuorumLost) step).recoveryMessage()).contains(
+                "voting members demo-a, demo-b are gone with their data",
+                "Survivor demo-c has the newest data (raft index 950, revision 480); it is the only survivor",
+                "Writes that only the lost members had (after revision 480) are lost",
+                "kubectl -n prod annotate etcdcluster demo etcd.database.coreos.com/recover-quorum=$(kubectl -n prod"
+                        + " get etcdcluster demo -o jsonpath='{.metadata.uid}')",
+                "EtcdRestore", "spec.quorumLossRecovery.policy");
+        // the default observation (no policy set) is Manual
+        assertThat(plan(twoOfThreeLost())).isInstanceOfSatisfying(QuorumLost.class,
+                q -> assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.GRACE_PERIOD));
+    }
+
+    @Test
+    void nothingStartsWithinTheGracePeriodNorBeforeTheLossIsRecorded() {
+        for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR, QuorumLoss.FROM_BACKUP}) {
+            Step first = plan(twoOfThreeLost().quorumLoss(loss(policy, null)));
+            assertRecoveryReason(first, QuorumRecoveryPlanner.GRACE_PERIOD);
+            Step within = plan(twoOfThreeLost().quorumLoss(loss(policy, NOW.minus(GRACE).plusSeconds(1))));
+            assertRecoveryReason(within, QuorumRecoveryPlanner.GRACE_PERIOD);
+            assertThat(((QuorumLost) within).recoveryMessage()).contains("grace period of 60 s",
+                    NOW.plusSeconds(1).toString());
+        }
+        // at the end of the grace period exactly, it starts
+        assertThat(plan(twoOfThreeLost().quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, NOW.minus(GRACE)))))
+                .isInstanceOf(RecordQuorumRecovery.class);
+    }
+
+    @Test
+    void theSecondAfterALeaderDiesIsNoLossForGood() {
+        // the leader's pod ended; the two others run but answer nothing while they elect a new leader
+        ClusterFixture f = running(3, V).podStopped("demo-a").unhealthy("demo-a").sick("demo-b").sick("demo-c")
+                .quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
+        Step step = plan(f);
+        assertRecoveryReason(step, QuorumRecoveryPlanner.MAY_COME_BACK);
+        assertThat(((QuorumLost) step).recoveryMessage()).contains("demo-b, demo-c may come back",
+                "2 of 3 voting members are not lost for good");
+    }
+
+    @Test
+    void membersWhosePodsRunStartOrTerminateMayComeBack() {
+        QuorumLoss fromSurvivor = loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO);
+        // running pods that do not answer
+        assertRecoveryReason(plan(running(3, V).unhealthy("demo-a").unhealthy("demo-b").survivor("demo-c", 9, 9)
+                .quorumLoss(fromSurvivor)), QuorumRecoveryPlanner.MAY_COME_BACK);
+        // a pod that is starting again
+        assertRecoveryReason(plan(twoOfThreeLost().podStarting("demo-b").quorumLoss(fromSurvivor)),
+                QuorumRecoveryPlanner.MAY_COME_BACK);
+        // a pod still terminating may still run etcd
+        assertRecoveryReason(plan(twoOfThreeLost().podTerminating("demo-b").quorumLoss(fromSurvivor)),
+                QuorumRecoveryPlanner.MAY_COME_BACK);
+    }
+
+    @Test
+    void membersOnClaimsComeBackOnThemAndOnlyWithoutTheirClaimsAreLostForGood() {
+        QuorumLoss fromSurvivor = loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO);
+        ClusterFixture onClaims = running(3, V).persistent().podGone("demo-a").podGone("demo-b").unhealthy("demo-a")
+                .unhealthy("demo-b").survivor("demo-c", 950, 480).quorumLoss(fromSurvivor);
+        assertThat(plan(onClaims)).isInstanceOfSatisfying(CreateMemberPod.class,
+                c -> assertThat(c.reason()).isEqualTo(CreateMemberPod.RECREATING_IN_PLACE));
+        ClusterFixture claimsGone = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
+                .withoutClaim("demo-a").withoutClaim("demo-b").unhealthy("demo-a").unhealthy("demo-b")
+                .survivor("demo-c", 950, 480).quorumLoss(fromSurvivor);
+        assertThat(plan(claimsGone)).isInstanceOfSatisfying(RecordQuorumRecovery.class,
+                r -> assertThat(r.message()).contains("their pods and claims are gone"));
+        // one claim left: that member comes back first
+        ClusterFixture oneClaim = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
+                .withoutClaim("demo-a").unhealthy("demo-a").unhealthy("demo-b").survivor("demo-c", 950, 480)
+                .quorumLoss(fromSurvivor);
+        assertThat(plan(oneClaim)).isInstanceOfSatisfying(CreateMemberPod.class,
+                c -> assertThat(c.name()).isEqualTo("demo-b"));
+    }
+
+    @Test
+    void theSurvivorWithTheHighestRaftIndexIsChosenThenTheHighestRevision() {
+        ClusterFixture f = running(5, V).podStopped("demo-a").podStopped("demo-b").podStopped("demo-c")
+                .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c")
+                .survivor("demo-d", 900, 700).survivor("demo-e", 950, 480)
+                .quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
+        assertThat(plan(f)).isInstanceOfSatisfying(RecordQuorumRecovery.class, r -> {
+            assertThat(r.survivor()).isEqualTo("demo-e");
+            assertThat(r.raftIndex()).isEqualTo(950);
+            assertThat(r.revision()).isEqualTo(480);
+            assertThat(r.approved()).isFalse();
+            assertThat(r.member()).matches("demo-[a-z0-9]{10}");
+            assertThat(r.message()).contains("Survivor demo-e has the newest data (raft index 950, revision 480);"
+                    + " demo-d has raft index 900, revision 700", "policy FromSurvivor", "grows back to 5 members");
+        });
+        f.survivor("demo-d", 950, 481);
+        assertThat(plan(f)).isInstanceOfSatisfying(RecordQuorumRecovery.class,
+                r -> assertThat(r.survivor()).isEqualTo("demo-d"));
+    }
+
+    @Test
+    void aSurvivorThatDoesNotAnswerIsWaitedFor() {
+        ClusterFixture f = running(5, V).podStopped("demo-a").podStopped("demo-b").podStopped("demo-c")
+                .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c").unhealthy("demo-d")
+                .survivor("demo-e", 950, 480).quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
+        Step step = plan(f);
+        assertRecoveryReason(step, QuorumRecoveryPlanner.SURVIVOR_NOT_ANSWERING);
+        assertThat(((QuorumLost) step).recoveryMessage()).contains("Survivor demo-d did not answer");
+    }
+
+    @Test
+    void anApprovalCountsOnlyWithTheClustersUidAndOnlyOnceThePersonWasAsked() {
+        assertThat(plan(twoOfThreeLost().quorumLoss(approved(UID, true))))
+                .isInstanceOfSatisfying(RecordQuorumRecovery.class, r -> {
+                    assertThat(r.approved()).isTrue();
+                    assertThat(r.survivor()).isEqualTo("demo-c");
+                    assertThat(r.message()).contains("approved by the etcd.database.coreos.com/recover-quorum"
+                            + " annotation");
+                });
+        Step wrongUid = plan(twoOfThreeLost().quorumLoss(approved("some-other-uid", true)));
+        assertRecoveryReason(wrongUid, QuorumRecoveryPlanner.APPROVAL_REFUSED);
+        assertThat(((QuorumLost) wrongUid).recoveryMessage()).contains(
+                "etcd.database.coreos.com/recover-quorum=some-other-uid is refused", "this cluster's uid, " + UID,
+                "kubectl -n prod annotate");
+        // put on before the operator asked: no standing order
+        assertRecoveryReason(plan(twoOfThreeLost().quorumLoss(approved(UID, false))),
+                QuorumRecoveryPlanner.WAITING_FOR_PERSON);
+        // an approval does not cut the grace period short
+        assertRecoveryReason(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.MANUAL, GRACE, NOW, UID, UID,
+                true, null, null))), QuorumRecoveryPlanner.GRACE_PERIOD);
+    }
+
+    @Test
+    void fromTheSurvivorTheRecoveryMemberCopiesItsDataThenTheOldPodsGoThenTheClusterGrowsBack() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, recovery, null));
+        assertThat(plan(f)).isEqualTo(new CreateRecoveryMember(member, NAMING.peerUrl(member), "demo-c", V));
+        f.podOnly(member, false, false);
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING));
+        f.podOnly(member, false, true);
+        assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+        f.podOnly(member, true, false);
+        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-c", member, List.of("demo-a", "demo-b", "demo-c")));
+        f.podTerminating("demo-a").podTerminating("demo-b").podTerminating("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
+        f.podGone("demo-a").podGone("demo-b").podGone("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING));
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isFalse();
+        // the one-member cluster answers, alone: the usual planning adds learners
+        f.oneMemberCluster(member);
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isTrue();
+        assertThat(plan(f)).isInstanceOf(AddMember.class);
+    }
+
+    @Test
+    void everySurvivorOfTheOldClusterGoesNotOnlyTheOneCopied() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-e", member, 480, 950, null);
+        ClusterFixture f = running(5, V).podStopped("demo-a").podGone("demo-b").podStopped("demo-c")
+                .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c").survivor("demo-d", 900, 470)
+                .survivor("demo-e", 950, 480).podOnly(member, true, false)
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery,
+                        null));
+        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-e", member,
+                List.of("demo-a", "demo-c", "demo-d", "demo-e")));
+        // a member list read from an old survivor while it is still there changes nothing
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isFalse();
+    }
+
+    @Test
+    void aSurvivorWhosePodEndedBeforeTheCopyIsReported() {
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", "demo-r000000000", 480, 950, null);
+        ClusterFixture f = twoOfThreeLost().podStopped("demo-c").quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
+                GRACE, LONG_AGO, null, UID, false, recovery, null));
+        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.SURVIVOR_LOST);
+    }
+
+    @Test
+    void fromTheLatestBackupARestoreIsCreatedOrItIsSaidThatThereIsNone() {
+        assertRecoveryReason(plan(twoOfThreeLost().quorumLoss(loss(QuorumLoss.FROM_BACKUP, LONG_AGO))),
+                QuorumRecoveryPlanner.NO_BACKUP);
+        QuorumLoss.Backup backup = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+                "2025-12-31T23:00:00Z");
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO, null,
+                UID, false, null, backup));
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateRestore.class, r -> {
+            assertThat(r.backup()).isEqualTo(backup);
+            assertThat(r.restore()).startsWith("demo-quorum-");
+            assertThat(plan(f)).as("named after the loss, not the time of the reconcile").isEqualTo(r);
+            assertThat(r.message()).contains("EtcdBackup nightly (etcd-backups/demo/snapshot.db)",
+                    "writes after that backup are lost");
+        });
+        QuorumLoss.Recovery restoring = new QuorumLoss.Recovery(null, null, 0, 0, "demo-quorum-x");
+        assertRecoveryReason(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO,
+                null, UID, false, restoring, backup))), QuorumRecoveryPlanner.RESTORING_FROM_BACKUP);
+    }
+
+    @Test
+    void whenNoMemberAnswersNothingIsRecovered() {
+        ClusterFixture f = running(3, V).podStopped("demo-a").podStopped("demo-b").noAnswer()
+                .quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
+        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+    }
+}
