@@ -11,8 +11,9 @@ import jakarta.inject.Inject;
 /**
  * When each cluster's Services and PodDisruptionBudget were last found as wanted. They are looked up on the API
  * server again only when {@link #RECHECK} has passed, or the cluster (its uid) or its size changed: not on every
- * reconcile, which would cost three requests per cluster every reconcile interval. A Service deleted by hand comes
- * back within {@link #RECHECK}.
+ * reconcile, which would cost three requests per cluster every reconcile interval. A Service deleted by hand is seen
+ * by the reconciler's Service informer and made again at once; a PodDisruptionBudget comes back within
+ * {@link #RECHECK}.
  */
 @ApplicationScoped
 public class ChildrenChecks {

@@ -140,7 +140,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .withName("member-pods")
                 .withLabelSelector(ClusterResources.LABEL_APP + "=" + ClusterResources.APP)
                 .build();
-        return List.of(new InformerEventSource<>(pods, context));
+        var services = InformerEventSourceConfiguration.from(Service.class, EtcdCluster.class)
+                .withName("cluster-services")
+                .withLabelSelector(ClusterResources.LABEL_APP + "=" + ClusterResources.APP)
+                .build();
+        return List.of(new InformerEventSource<>(pods, context), new InformerEventSource<>(services, context));
     }
 
     @Override
@@ -205,7 +209,13 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .toList();
         String key = ClusterObserver.key(namespace, name);
         String uid = cluster.getMetadata().getUid();
-        if (!Boolean.TRUE.equals(cluster.getSpec().getPaused()) && children.due(key, uid, cluster.getSpec().getSize())) {
+        // a Service deleted by hand shows in the informer's cache at once: it is made again in this reconcile
+        Set<String> services = context.getSecondaryResources(Service.class).stream()
+                .map(s -> s.getMetadata().getName()).collect(Collectors.toSet());
+        boolean serviceMissing = !services.contains(ClusterResources.clientServiceName(name))
+                || !services.contains(name);
+        if (!Boolean.TRUE.equals(cluster.getSpec().getPaused())
+                && (serviceMissing || children.due(key, uid, cluster.getSpec().getSize()))) {
             ensureServices(cluster);
             children.checked(key, uid, cluster.getSpec().getSize());
         }

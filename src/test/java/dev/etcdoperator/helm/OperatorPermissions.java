@@ -32,6 +32,7 @@ final class OperatorPermissions {
             new Permission("", "pods", "get list watch", "the member-pods informer; pod edit reads first"),
             new Permission("", "pods", "create delete patch", "members created, replaced, upgraded (image edit)"),
             new Permission("", "services", "get create", "the client and peer Services"),
+            new Permission("", "services", "list watch", "the cluster-services informer: a deleted Service is made again at once"),
             new Permission("", "persistentvolumeclaims", "get list create delete", "members on claims"),
             new Permission("", "secrets", "get", "TLS secrets; S3 credentials"),
             new Permission("", "secrets", "create update delete", "a restore's Secret with the snapshot's presigned URL, deleted when the restore ends"),

@@ -120,6 +120,19 @@ class EtcdClusterIT {
 
     @Test
     @Order(4)
+    void aClientServiceDeletedByHandIsMadeAgainAtOnce() {
+        String service = NAME + "-client";
+        String before = client().services().inNamespace(NS).withName(service).get().getMetadata().getUid();
+        client().services().inNamespace(NS).withName(service).delete();
+        // well within the minute after which the operator looks its Services up again anyway
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            var now = client().services().inNamespace(NS).withName(service).get();
+            return now != null && !now.getMetadata().getUid().equals(before);
+        });
+    }
+
+    @Test
+    @Order(4)
     void aDeletedMemberPodIsReplaced() {
         Pod victim = pods(NAME).get(1);
         try (ContinuousWriter writer = writer("delete-")) {
