@@ -17,7 +17,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * in the older format; until then:
  * <ol>
  * <li>a member whose storage version is the wanted minor, while the cluster version is down there too (a downgrade
- * to it is enabled, or another member runs it: an upgrade that never finished, whose data was never rewritten):
+ * to it is enabled and every newer member has rewritten its data, or another member runs it: an upgrade that never
+ * finished, whose data was never rewritten):
  * {@link DowngradeMember}, followers before the leader, never when that would leave fewer healthy voters than a
  * majority;</li>
  * <li>a downgrade to the wanted minor is enabled: {@link Wait} {@code DowngradePending} while members rewrite their
@@ -47,12 +48,14 @@ final class DowngradePlanner {
         String target = minor(wanted.get());
         boolean enabled = enabledTo(o, target);
         // a member's storage version alone does not say that the cluster version is down at the target: a member
-        // that just joined a 3.6 cluster reports 3.5 until etcd first sets it
-        boolean clusterAtTarget = enabled || seats.stream().anyMatch(s -> !ahead.contains(s)
+        // that just joined a 3.6 cluster reports 3.5 until etcd first sets it. Another member already on the target
+        // says so; so does every newer member having rewritten its data after the downgrade was enabled. A member
+        // given the older binary before the cluster version dropped leaves etcd unable to finish the downgrade.
+        boolean anotherOnTarget = seats.stream().anyMatch(s -> !ahead.contains(s)
                 && Version.parse(ClusterPlanner.podVersion(o, s)).map(v -> minor(v).equals(target)).orElse(false));
-        List<Seat> ready = clusterAtTarget
-                ? ahead.stream().filter(s -> target.equals(storageMinor(o, s))).toList()
-                : List.of();
+        List<Seat> rewritten = ahead.stream().filter(s -> target.equals(storageMinor(o, s))).toList();
+        boolean clusterAtTarget = anotherOnTarget || enabled && rewritten.size() == ahead.size();
+        List<Seat> ready = clusterAtTarget ? rewritten : List.of();
         if (!ready.isEmpty()) {
             return Optional.of(downgradeOne(o, seats, ready));
         }

@@ -86,6 +86,18 @@ class DowngradePlannerTest {
     }
 
     @Test
+    void noMemberIsDowngradedUntilEveryNewerMemberRewroteItsData() {
+        // a member that just joined reports 3.5.0 before etcd lowered the cluster version: giving it 3.5 then leaves
+        // etcd unable to finish the downgrade
+        ClusterFixture f = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
+        f.storageVersion("demo-a", "3.6.0").storageVersion("demo-b", "3.5.0").storageVersion("demo-c", "3.5.0");
+
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.DOWNGRADE_PENDING));
+        assertThat(plan(f.storageVersion("demo-a", "3.5.0"))).isInstanceOf(DowngradeMember.class);
+    }
+
+    @Test
     void noMemberIsDowngradedWhileAnotherVoterIsDown() {
         ClusterFixture f = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
         for (String name : f.memberNames()) {
