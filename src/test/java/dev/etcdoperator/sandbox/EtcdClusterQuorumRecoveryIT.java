@@ -18,9 +18,9 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.MemberDetail;
+import dev.etcdoperator.sandbox.support.ContinuousWriter;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.Kubectl;
-import dev.etcdoperator.sandbox.support.RevisionWriter;
 import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
 import io.fabric8.kubernetes.api.model.Event;
@@ -81,7 +81,7 @@ class EtcdClusterQuorumRecoveryIT {
 
         Map<String, Long> before;
         long survivorRevision;
-        try (RevisionWriter writer = new RevisionWriter("q-", () -> clusters.endpointList(NAME))) {
+        try (ContinuousWriter writer = new ContinuousWriter("q-", () -> clusters.endpointList(NAME))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 30);
             // the leader and a follower are lost for good: their processes die, their pods end, emptyDir goes
             for (String victim : List.of(leader, follower)) {
@@ -102,7 +102,7 @@ class EtcdClusterQuorumRecoveryIT {
             int acked = writer.acknowledgedCount();
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > acked + 20);
             writer.close();
-            before = writer.acknowledged();
+            before = writer.acknowledgedRevisions();
         }
 
         EtcdClusterStatus after = clusters.awaitConverged(NAME, 3);

@@ -2,12 +2,15 @@ package dev.etcdoperator.sandbox.support;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A client that keeps writing while an operation runs, as an application would, and remembers every write
@@ -16,7 +19,9 @@ import java.util.function.Supplier;
 public final class ContinuousWriter implements AutoCloseable {
     private final Supplier<List<String>> endpoints;
     private final String prefix;
-    private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    private static final Pattern REVISION = Pattern.compile("\"revision\":(\\d+)");
+    /** Each acknowledged key with the revision etcd gave its write. */
+    private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private volatile long lastAck = System.nanoTime();
@@ -47,9 +52,10 @@ public final class ContinuousWriter implements AutoCloseable {
                 continue;
             }
             String key = prefix + String.format("%06d", n++);
-            Kubectl.Result result = new Etcdctl(String.join(",", current)).run("put", key, "v");
-            if (result.ok() && result.output().contains("OK")) {
-                acknowledged.add(key);
+            Kubectl.Result result = new Etcdctl(String.join(",", current)).run("put", key, "v", "-w", "json");
+            Matcher revision = REVISION.matcher(result.output());
+            if (result.ok() && revision.find()) {
+                acknowledged.put(key, Long.parseLong(revision.group(1)));
                 acknowledgedNow();
             } else {
                 failures.incrementAndGet();
@@ -79,7 +85,12 @@ public final class ContinuousWriter implements AutoCloseable {
     }
 
     public Set<String> acknowledged() {
-        return Set.copyOf(acknowledged);
+        return Set.copyOf(acknowledged.keySet());
+    }
+
+    /** Every acknowledged key with the revision etcd gave its write: what a recovery keeps is told by revision. */
+    public Map<String, Long> acknowledgedRevisions() {
+        return Map.copyOf(acknowledged);
     }
 
     public int failures() {
