@@ -143,8 +143,7 @@ final class ClusterActuator {
             }
             events.normal(cluster, "MemberDefragmented", "Defragmented " + (defragment.leader() ? "the leader " : "member ")
                     + defragment.name() + ": its database " + after + " (quota " + o.space().quotaBytes() + ")"
-                    + (Step.DefragmentMember.FRAGMENTED.equals(defragment.reason()) ? "; " + defragment.fragmentedBytes()
-                            + " bytes of it were free, past spec.etcd.defragmentation's threshold." : "."));
+                    + why(defragment));
         } else if (step instanceof Step.DisarmNoSpace disarm) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to disarm through"));
             for (MemberAlarm alarm : disarm.alarms()) {
@@ -264,5 +263,14 @@ final class ClusterActuator {
             parts.add(name + "=" + peer);
         }
         return String.join(",", parts);
+    }
+
+    private static String why(Step.DefragmentMember defragment) {
+        return switch (defragment.reason()) {
+            case Step.DefragmentMember.FRAGMENTED -> "; " + defragment.fragmentedBytes()
+                    + " bytes of it were free, past spec.etcd.defragmentation's threshold.";
+            case Step.DefragmentMember.SCHEDULED -> ", in the round spec.etcd.defragmentation.schedule made due.";
+            default -> ".";
+        };
     }
 }

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.api.v1beta2.Defragmentation;
+import dev.etcdoperator.api.v1beta2.DefragmentationStatus;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
@@ -21,12 +22,14 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
+import dev.etcdoperator.core.cluster.DefragmentationRound;
 import dev.etcdoperator.core.cluster.FragmentationThreshold;
 import dev.etcdoperator.core.cluster.MemberAlarm;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
+import dev.etcdoperator.core.schedule.CronSchedule;
 import dev.etcdoperator.etcd.EtcdAdmin;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -191,14 +194,43 @@ final class ClusterObserver {
         SpaceRecoveries.Progress done = space.of(key(cluster.getMetadata().getNamespace(),
                 cluster.getMetadata().getName()), cluster.getMetadata().getUid());
         return new DatabaseSpace(alarms, quotaBytes(cluster.getSpec()), revision, done.compactedRevision(),
-                done.defragmented(), fragmentationThreshold(cluster.getSpec()));
+                done.defragmented(), fragmentationThreshold(cluster.getSpec()), defragmentationRound(cluster));
     }
 
-    /** {@code spec.etcd.defragmentation} with its defaults; null when not set. */
+    /** The thresholds of {@code spec.etcd.defragmentation} with their defaults; null when not set or schedule only. */
     static FragmentationThreshold fragmentationThreshold(EtcdClusterSpec spec) {
         Defragmentation d = spec.getEtcd() == null ? null : spec.getEtcd().getDefragmentation();
-        return d == null ? null : new FragmentationThreshold(d.minFragmentedBytesOrDefault(),
+        return d == null || !d.thresholdsOn() ? null : new FragmentationThreshold(d.minFragmentedBytesOrDefault(),
                 d.minFragmentedPercentOrDefault());
+    }
+
+    /**
+     * {@code spec.etcd.defragmentation.schedule} and the round {@code status.defragmentation} recorded for it; null
+     * without a schedule (or with one validation refuses).
+     */
+    static DefragmentationRound defragmentationRound(EtcdCluster cluster) {
+        EtcdClusterSpec spec = cluster.getSpec();
+        Defragmentation d = spec.getEtcd() == null ? null : spec.getEtcd().getDefragmentation();
+        if (d == null || d.getSchedule() == null) {
+            return null;
+        }
+        CronSchedule schedule;
+        try {
+            schedule = CronSchedule.parse(d.getSchedule());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        DefragmentationStatus recorded = cluster.getStatus() == null ? null : cluster.getStatus().getDefragmentation();
+        if (recorded == null || !schedule.text().equals(recorded.getSchedule()) || recorded.getNextRoundTime() == null) {
+            return new DefragmentationRound(schedule, null, List.of());
+        }
+        Instant due;
+        try {
+            due = Instant.parse(recorded.getNextRoundTime());
+        } catch (DateTimeParseException e) {
+            return new DefragmentationRound(schedule, null, List.of());
+        }
+        return new DefragmentationRound(schedule, due, recorded.getRoundMembers());
     }
 
     /**

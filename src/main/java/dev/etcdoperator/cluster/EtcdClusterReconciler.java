@@ -287,7 +287,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 || step instanceof Step.CreateRestore)) {
             // a reseed or an approved recovery whose request could not be consumed (the annotation changed
             // meanwhile), or a restore that could not be created, is not recorded
-            statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration());
+            statusBuilder.apply(status, observed.observation(), step, cluster.getMetadata().getGeneration(), acted);
         }
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());

@@ -58,9 +58,9 @@ public class ClusterMetrics {
     /** The alarm types etcd knows; each member has a series for each, at 0 while it is not raised. */
     static final List<String> ALARMS = List.of("NOSPACE", "CORRUPT");
     public static final String REASON = "reason";
-    /** Why a member was defragmented: under the NOSPACE alarm, or past {@code spec.etcd.defragmentation}'s threshold. */
+    /** Why a member was defragmented: under the NOSPACE alarm, past the threshold, or in a scheduled round. */
     static final List<String> DEFRAGMENTATION_REASONS = List.of(Step.DefragmentMember.NO_SPACE,
-            Step.DefragmentMember.FRAGMENTED);
+            Step.DefragmentMember.FRAGMENTED, Step.DefragmentMember.SCHEDULED);
     public static final String STEP = "step";
 
     private static final Map<String, String> HELP = Map.ofEntries(
@@ -83,7 +83,8 @@ public class ClusterMetrics {
             Map.entry(MEMBER_ALARM, "1 while etcd holds the alarm for the member, else 0"),
             Map.entry(COMPACTIONS, "Compactions the operator made to free space under the NOSPACE alarm"),
             Map.entry(DEFRAGMENTATIONS, "Members the operator defragmented, by reason: NoSpace (under the NOSPACE "
-                    + "alarm) or Fragmented (past spec.etcd.defragmentation's threshold)"),
+                    + "alarm), Fragmented (past spec.etcd.defragmentation's threshold) or Scheduled (in a round of "
+                    + "its schedule)"),
             Map.entry(DISARMS, "NOSPACE alarms the operator disarmed once the members were back under their quota"),
             Map.entry(CERTIFICATE_EXPIRY, "When the first certificate under a key of the cluster's TLS Secrets expires"
                     + " (spec.TLS.static), in seconds since the epoch"));

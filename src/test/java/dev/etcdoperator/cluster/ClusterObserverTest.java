@@ -1,5 +1,7 @@
 package dev.etcdoperator.cluster;
 
+import dev.etcdoperator.core.schedule.CronSchedule;
+import dev.etcdoperator.core.cluster.DefragmentationRound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
@@ -115,5 +117,42 @@ class ClusterObserverTest {
                 .isEqualTo(new FragmentationThreshold(1L << 20, 50));
         assertThat(threshold("{size: 3, etcd: {defragmentation: {minFragmentedBytes: 2097152, minFragmentedPercent: 10}}}"))
                 .isEqualTo(new FragmentationThreshold(2L << 20, 10));
+    }
+
+    @Test
+    void withAScheduleAloneTheThresholdsAreOff() {
+        assertThat(threshold("{size: 3, etcd: {defragmentation: {schedule: '@daily'}}}")).isNull();
+        assertThat(threshold("{size: 3, etcd: {defragmentation: {schedule: '@daily', minFragmentedPercent: 10}}}"))
+                .isEqualTo(new FragmentationThreshold(100L << 20, 10));
+    }
+
+    private static DefragmentationRound round(String spec, String status) {
+        return ClusterObserver.defragmentationRound(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: demo, namespace: prod}
+                spec: %s
+                status: %s
+                """.formatted(spec, status), EtcdCluster.class));
+    }
+
+    @Test
+    void theScheduledRoundIsTheSpecsScheduleWithWhatStatusRecordedForIt() {
+        assertThat(round("{size: 3, etcd: {defragmentation: {}}}", "{}")).isNull();
+        assertThat(round("{size: 3, etcd: {defragmentation: {schedule: 'not a schedule'}}}", "{}")).isNull();
+        assertThat(round("{size: 3, etcd: {defragmentation: {schedule: '0 3 * * *'}}}", "{}"))
+                .isEqualTo(new DefragmentationRound(CronSchedule.parse("0 3 * * *"), null, List.of()));
+        assertThat(round("{size: 3, etcd: {defragmentation: {schedule: '0 3 * * *'}}}", """
+                {defragmentation: {schedule: '0 3 * * *', nextRoundTime: '2026-12-01T03:00:00Z',
+                 roundStartTime: '2026-12-01T03:00:04Z', roundMembers: [demo-b]}}"""))
+                .isEqualTo(new DefragmentationRound(CronSchedule.parse("0 3 * * *"),
+                        Instant.parse("2026-12-01T03:00:00Z"), List.of("demo-b")));
+        assertThat(round("{size: 3, etcd: {defragmentation: {schedule: '0 4 * * *'}}}", """
+                {defragmentation: {schedule: '0 3 * * *', nextRoundTime: '2026-12-01T03:00:00Z',
+                 roundMembers: [demo-b]}}""")).as("recorded for another schedule")
+                .isEqualTo(new DefragmentationRound(CronSchedule.parse("0 4 * * *"), null, List.of()));
+        assertThat(round("{size: 3, etcd: {defragmentation: {schedule: '0 3 * * *'}}}",
+                "{defragmentation: {schedule: '0 3 * * *', nextRoundTime: 'tomorrow'}}")).as("unreadable")
+                .isEqualTo(new DefragmentationRound(CronSchedule.parse("0 3 * * *"), null, List.of()));
     }
 }

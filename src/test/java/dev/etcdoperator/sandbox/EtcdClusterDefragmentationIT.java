@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -36,14 +37,19 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Routine defragmentation on the sandbox with real etcd: a 3-member cluster is fragmented (many keys written, deleted
  * and compacted away), then {@code spec.etcd.defragmentation} is set with a low threshold while a client keeps
  * writing. Each member is defragmented once, the leader last, its free space is given back, and no acknowledged
- * write is lost.
+ * write is lost. Then a schedule replaces the thresholds: a round defragments every member, the leader last, again
+ * under a writer.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EtcdClusterDefragmentationIT {
     static final String NS = "default";
     static final String NAME = "defrag";
@@ -68,6 +74,7 @@ class EtcdClusterDefragmentationIT {
     }
 
     @Test
+    @Order(1)
     void eachFragmentedMemberIsDefragmentedOnceTheLeaderLastWhileWritesGoOn() throws Exception {
         sandbox.client().resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
@@ -151,6 +158,55 @@ class EtcdClusterDefragmentationIT {
             assertThat(m.value("etcd_operator_cluster_member_defragmentations_total", "namespace", NS,
                     "etcd_cluster", NAME, "reason", "NoSpace")).isZero();
         });
+    }
+
+    @Test
+    @Order(2)
+    void onAScheduleARoundDefragmentsEveryMemberTheLeaderLastWhileWritesGoOn() throws Exception {
+        List<String> members = clusters.status(NAME).getMemberDetails().stream().map(MemberDetail::getName).toList();
+        Duration stall;
+        Set<String> acknowledged;
+        EtcdClusterStatus status;
+        try (ContinuousWriter writer = new ContinuousWriter("s-", () -> clusters.endpointList(NAME))) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 10);
+            writer.takeLongestStall();
+            sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+                Defragmentation d = new Defragmentation();
+                d.setSchedule("* * * * *");
+                c.getSpec().getEtcd().setDefragmentation(d);
+                return c;
+            });
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(clusters.status(NAME)
+                    .getDefragmentation()).isNotNull().satisfies(d -> {
+                        assertThat(d.getSchedule()).isEqualTo("* * * * *");
+                        assertThat(d.getNextRoundTime()).isNotNull();
+                    }));
+            status = await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> clusters.status(NAME), s -> s.getDefragmentation().getLastRoundCompletionTime() != null);
+            int ackedBefore = writer.acknowledgedCount();
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > ackedBefore + 10);
+            writer.close();
+            stall = writer.takeLongestStall();
+            acknowledged = writer.acknowledged();
+            System.out.printf("a scheduled round over 3 members under a continuous writer: %d writes acknowledged,"
+                    + " %d failed, longest stall %d ms%n", acknowledged.size(), writer.failures(), stall.toMillis());
+        }
+        assertThat(status.getDefragmentation().getLastRoundMembers()).containsExactlyInAnyOrderElementsOf(members);
+        List<Event> round = defragmented().stream().filter(e -> e.getMessage().contains("in the round")).toList();
+        assertThat(round).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(round.subList(0, 3)).extracting(e -> e.getMessage().replaceFirst("(?s)^Defragmented (member|the leader) ([^:]+):.*$", "$2"))
+                .containsExactlyElementsOf(status.getDefragmentation().getLastRoundMembers());
+        assertThat(round.get(2).getMessage()).as("the leader last").startsWith("Defragmented the leader ");
+        assertThat(Instant.parse(status.getDefragmentation().getNextRoundTime()))
+                .isAfter(Instant.parse(status.getDefragmentation().getLastRoundCompletionTime()));
+
+        String keys = new Etcdctl(clusters.endpoints(NAME)).run("get", "s-", "--prefix", "--keys-only").output();
+        Set<String> present = Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty())
+                .collect(Collectors.toSet());
+        assertThat(present).as("every acknowledged write").containsAll(acknowledged);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(scrape().value(
+                "etcd_operator_cluster_member_defragmentations_total", "namespace", NS, "etcd_cluster", NAME,
+                "reason", "Scheduled")).isGreaterThanOrEqualTo(3));
     }
 
     /** Writes 16 MiB under one prefix, deletes it and compacts: the members' files keep the pages, now free. */

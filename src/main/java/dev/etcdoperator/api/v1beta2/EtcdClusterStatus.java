@@ -62,6 +62,10 @@ public class EtcdClusterStatus implements ConditionedStatus {
             + "its data, or the EtcdRestore created. Cleared once the cluster has a healthy majority again.")
     private QuorumRecoveryStatus quorumRecovery;
 
+    @JsonPropertyDescription("Additive, with spec.etcd.defragmentation.schedule: the next scheduled defragmentation "
+            + "round, the one in progress and the last one completed.")
+    private DefragmentationStatus defragmentation;
+
     @JsonPropertyDescription("Version being upgraded to; set only while upgrading.")
     private String targetVersion;
 
@@ -191,6 +195,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setQuorumLostSince(String quorumLostSince) {
         this.quorumLostSince = quorumLostSince;
+    }
+
+    public DefragmentationStatus getDefragmentation() {
+        return defragmentation;
+    }
+
+    public void setDefragmentation(DefragmentationStatus defragmentation) {
+        this.defragmentation = defragmentation;
     }
 
     public QuorumRecoveryStatus getQuorumRecovery() {

@@ -86,6 +86,10 @@ public final class InputRules {
     /** {@code spec.etcd.defragmentation.minFragmentedPercent}. */
     public static final long MIN_FRAGMENTED_PERCENT = 1;
     public static final long MAX_FRAGMENTED_PERCENT = 100;
+    /** A cron schedule ({@code spec.etcd.defragmentation.schedule}, {@code spec.restoreDrill.schedule}). */
+    public static final long SCHEDULE_MAX_LENGTH = 100;
+    /** The shape of a cron schedule: five fields, or a macro; the operator checks each field's values. */
+    public static final String SCHEDULE = "^\\s*(@[A-Za-z]+|[0-9A-Za-z*/,?-]+(\\s+[0-9A-Za-z*/,?-]+){4})\\s*$";
     /**
      * {@code spec.etcd.autoCompactionRetention}: a number (hours for periodic, revisions for revision), or a duration
      * of hours, minutes and seconds in that order ({@code 1h30m}, {@code 45m}, {@code 90s}).

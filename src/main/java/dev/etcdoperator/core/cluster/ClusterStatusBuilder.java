@@ -108,8 +108,18 @@ public final class ClusterStatusBuilder {
         this.versions = Objects.requireNonNull(versions, "versions");
     }
 
-    /** Sets every field this controller owns on {@code status} and returns it. */
+    /** Sets every field this controller owns on {@code status} and returns it, {@code step} carried out. */
     public EtcdClusterStatus apply(EtcdClusterStatus status, ClusterObservation o, Step step, Long generation) {
+        return apply(status, o, step, generation, true);
+    }
+
+    /**
+     * Sets every field this controller owns on {@code status} and returns it.
+     *
+     * @param acted whether {@code step} was carried out (false: it failed and is retried)
+     */
+    public EtcdClusterStatus apply(EtcdClusterStatus status, ClusterObservation o, Step step, Long generation,
+            boolean acted) {
         MemberNaming naming = o.naming();
         List<EtcdMember> members = o.members().orElse(List.of());
         List<Seat> seats = members.isEmpty() ? List.of() : ClusterPlanner.seats(o, members);
@@ -149,6 +159,7 @@ public final class ClusterStatusBuilder {
         set(status, scaling(o, seats, step), generation);
         set(status, upgrading, generation);
         outOfSpace(status, o, seats, step).ifPresent(c -> set(status, c, generation));
+        DefragmentationRoundReport.apply(status, o, seats, step, acted);
         defragmenting(status, o, seats, step).ifPresent(c -> set(status, c, generation));
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
         Condition ready = ready(status, o.desiredSize());
@@ -400,33 +411,47 @@ public final class ClusterStatusBuilder {
     }
 
     /**
-     * {@code Defragmenting}: True while a member is defragmented for {@code spec.etcd.defragmentation}; False with
-     * what holds it back otherwise. Absent while the field was never set.
+     * {@code Defragmenting}: True while a member is defragmented for {@code spec.etcd.defragmentation} (past its
+     * threshold or in a scheduled round); False with what holds it back otherwise. Absent while the field was never
+     * set.
      */
     private static Optional<Condition> defragmenting(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats,
             Step step) {
         FragmentationThreshold threshold = o.space().defragmentation();
-        if (threshold == null) {
+        DefragmentationRound round = o.space().round();
+        if (!o.space().defragmentationOn()) {
             return Conditions.find(status.getConditions(), DEFRAGMENTING).map(c -> condition(DEFRAGMENTING, false,
                     REASON_DEFRAGMENTATION_OFF, "spec.etcd.defragmentation is not set: members are defragmented only"
                             + " to free space under the NOSPACE alarm."));
         }
-        if (step instanceof DefragmentMember d && DefragmentMember.FRAGMENTED.equals(d.reason())) {
+        if (step instanceof DefragmentMember d && !DefragmentMember.NO_SPACE.equals(d.reason())) {
             return Optional.of(condition(DEFRAGMENTING, true, REASON_DEFRAGMENTING_MEMBER, d.describe()));
         }
-        List<String> fragmented = DefragmentationPlanner.fragmented(o, seats).stream().map(Seat::name).toList();
-        if (fragmented.isEmpty()) {
-            return Optional.of(condition(DEFRAGMENTING, false, REASON_NO_MEMBER_FRAGMENTED, "No member's free space"
-                    + " passes the threshold of " + threshold.describe() + "."));
+        String next = status.getDefragmentation() == null || status.getDefragmentation().getNextRoundTime() == null
+                ? "" : " The next scheduled round is due at " + status.getDefragmentation().getNextRoundTime() + ".";
+        List<String> waiting = new ArrayList<>(DefragmentationPlanner.fragmented(o, seats).stream().map(Seat::name)
+                .toList());
+        String which = waiting.isEmpty() ? "" : "The free space of " + String.join(", ", waiting)
+                + " passes the threshold of " + threshold.describe() + ", ";
+        List<String> inRound = DefragmentationPlanner.roundRemaining(o, seats).stream().map(Seat::name).toList();
+        if (!inRound.isEmpty()) {
+            which += (which.isEmpty() ? "The" : "and the") + " round scheduled for " + round.due() + " has "
+                    + String.join(", ", inRound) + " left, ";
         }
-        String which = "The free space of " + String.join(", ", fragmented) + " passes the threshold of "
-                + threshold.describe() + ", ";
-        return Optional.of(condition(DEFRAGMENTING, false, REASON_DEFRAGMENTATION_ON_HOLD, step instanceof Nothing
-                && !DefragmentationPlanner.safe(seats)
+        if (which.isEmpty()) {
+            String none = threshold == null ? "No scheduled round is in progress."
+                    : "No member's free space passes the threshold of " + threshold.describe() + ".";
+            return Optional.of(condition(DEFRAGMENTING, false, REASON_NO_MEMBER_FRAGMENTED, none + next));
+        }
+        return Optional.of(condition(DEFRAGMENTING, false, REASON_DEFRAGMENTATION_ON_HOLD,
+                !DefragmentationPlanner.enoughVoters(seats)
                         ? which + "but a member is defragmented only while the other healthy voting members are a"
                                 + " majority: a cluster of fewer than three voting members is not defragmented by the"
-                                + " operator."
-                        : which + "but defragmentation waits until nothing else is in progress: " + step.describe()));
+                                + " operator." + next
+                        : step instanceof Nothing && !DefragmentationPlanner.safe(seats)
+                                ? which + "but defragmentation waits until every voting member is healthy."
+                                : which + "but defragmentation waits until nothing else is in progress: "
+                                        + step.describe()));
     }
 
     /** Waits that are about a member in trouble rather than one being added. */

@@ -14,9 +14,11 @@ import java.util.Set;
  * @param defragmented      the members defragmented since that compaction
  * @param defragmentation   when to defragment a member outside a NOSPACE recovery ({@code spec.etcd.defragmentation});
  *                          null when off
+ * @param round             the scheduled defragmentation rounds ({@code spec.etcd.defragmentation.schedule}); null
+ *                          when there is no schedule
  */
 public record DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revision, long compactedRevision,
-        Set<Long> defragmented, FragmentationThreshold defragmentation) {
+        Set<Long> defragmented, FragmentationThreshold defragmentation, DefragmentationRound round) {
     /** etcd's default quota, 2 GiB. */
     public static final long DEFAULT_QUOTA_BYTES = 2L << 30;
     public static final DatabaseSpace NONE = new DatabaseSpace(List.of(), DEFAULT_QUOTA_BYTES, 0, 0, Set.of());
@@ -24,7 +26,18 @@ public record DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revi
     /** Without defragmentation outside a NOSPACE recovery. */
     public DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revision, long compactedRevision,
             Set<Long> defragmented) {
-        this(alarms, quotaBytes, revision, compactedRevision, defragmented, null);
+        this(alarms, quotaBytes, revision, compactedRevision, defragmented, null, null);
+    }
+
+    /** Without scheduled defragmentation rounds. */
+    public DatabaseSpace(List<MemberAlarm> alarms, long quotaBytes, long revision, long compactedRevision,
+            Set<Long> defragmented, FragmentationThreshold defragmentation) {
+        this(alarms, quotaBytes, revision, compactedRevision, defragmented, defragmentation, null);
+    }
+
+    /** Members are defragmented outside a NOSPACE recovery: past a threshold, on a schedule, or both. */
+    public boolean defragmentationOn() {
+        return defragmentation != null || round != null;
     }
 
     public DatabaseSpace {

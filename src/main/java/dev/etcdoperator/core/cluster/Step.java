@@ -192,8 +192,8 @@ public sealed interface Step {
 
     /**
      * Defragment one member's database (it serves nothing meanwhile), giving back the space compaction freed: under
-     * the NOSPACE alarm ({@link #NO_SPACE}), or because its free space passed {@code spec.etcd.defragmentation}'s
-     * threshold ({@link #FRAGMENTED}).
+     * the NOSPACE alarm ({@link #NO_SPACE}), because its free space passed {@code spec.etcd.defragmentation}'s
+     * threshold ({@link #FRAGMENTED}), or in a round of its schedule ({@link #SCHEDULED}).
      *
      * @param fragmentedBytes what the member's file held free when planned (0 when not known)
      */
@@ -205,6 +205,8 @@ public sealed interface Step {
         public static final String DOWNGRADE_PENDING = "DowngradePending";
         /** The member's free space passed the threshold of {@code spec.etcd.defragmentation}. */
         public static final String FRAGMENTED = "Fragmented";
+        /** A round of {@code spec.etcd.defragmentation.schedule} is due. */
+        public static final String SCHEDULED = "Scheduled";
 
         public DefragmentMember {
             Objects.requireNonNull(name, "name");
@@ -218,6 +220,11 @@ public sealed interface Step {
 
         @Override
         public String describe() {
+            if (SCHEDULED.equals(reason)) {
+                return "Defragmenting " + (leader ? "the leader " : "member ") + name + " in the round"
+                        + " spec.etcd.defragmentation.schedule made due (one member at a time, followers first, the"
+                        + " leader last; the member serves nothing meanwhile).";
+            }
             return FRAGMENTED.equals(reason)
                     ? "Defragmenting " + (leader ? "the leader " : "member ") + name + ": " + fragmentedBytes
                             + " bytes of its database file are free, past spec.etcd.defragmentation's threshold"

@@ -16,6 +16,7 @@ import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.SemVer;
 import dev.etcdoperator.api.v1beta2.StaticTls;
+import dev.etcdoperator.core.schedule.CronSchedule;
 
 /**
  * The operator's own check of an EtcdCluster spec: the rules the CRD schema states, again, because schema
@@ -238,6 +239,19 @@ public final class ClusterSpecValidator {
             checks.fail("spec.etcd.defragmentation.minFragmentedPercent", "must be between "
                     + InputRules.MIN_FRAGMENTED_PERCENT + " and " + InputRules.MAX_FRAGMENTED_PERCENT
                     + " (percent of the database file), got " + percent);
+        }
+        String schedule = d.getSchedule();
+        if (schedule != null) {
+            if (schedule.length() > InputRules.SCHEDULE_MAX_LENGTH) {
+                checks.fail("spec.etcd.defragmentation.schedule", "must be at most " + InputRules.SCHEDULE_MAX_LENGTH
+                        + " characters");
+            } else {
+                try {
+                    CronSchedule.parse(schedule);
+                } catch (IllegalArgumentException e) {
+                    checks.fail("spec.etcd.defragmentation.schedule", e.getMessage());
+                }
+            }
         }
     }
 

@@ -252,7 +252,14 @@ final class ClusterFixture {
     /** {@code spec.etcd.defragmentation} with these thresholds. */
     ClusterFixture defragmentation(long minBytes, int minPercent) {
         space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), space.compactedRevision(),
-                space.defragmented(), new FragmentationThreshold(minBytes, minPercent));
+                space.defragmented(), new FragmentationThreshold(minBytes, minPercent), space.round());
+        return this;
+    }
+
+    /** {@code spec.etcd.defragmentation.schedule} and its round as {@code status.defragmentation} records it. */
+    ClusterFixture round(DefragmentationRound round) {
+        space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), space.compactedRevision(),
+                space.defragmented(), space.defragmentation(), round);
         return this;
     }
 
@@ -420,7 +427,7 @@ final class ClusterFixture {
             health.replaceAll((id, h) -> new MemberHealth(id, h.healthy(), h.leader(), h.version(), h.raftIndex(),
                     h.dbSize(), Math.min(h.dbSize(), COMPACTED_IN_USE)));
             space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(), c.revision(), Set.of(),
-                    space.defragmentation());
+                    space.defragmentation(), space.round());
         } else if (step instanceof Step.DefragmentMember d) {
             MemberHealth h = health.get(d.id());
             health.put(d.id(), new MemberHealth(d.id(), h.healthy(), h.leader(), h.version(), h.raftIndex(),
@@ -429,11 +436,11 @@ final class ClusterFixture {
                 Set<Long> done = new LinkedHashSet<>(space.defragmented());
                 done.add(d.id());
                 space = new DatabaseSpace(space.alarms(), space.quotaBytes(), space.revision(),
-                        space.compactedRevision(), done, space.defragmentation());
+                        space.compactedRevision(), done, space.defragmentation(), space.round());
             }
         } else if (step instanceof Step.DisarmNoSpace) {
             space = new DatabaseSpace(List.of(), space.quotaBytes(), space.revision(), 0, Set.of(),
-                    space.defragmentation());
+                    space.defragmentation(), space.round());
         }
         if (answering) {
             current = ClusterPlanner.runningVersion(observe());

@@ -296,6 +296,25 @@ class ClusterSpecValidatorTest {
     }
 
     @Test
+    void theDefragmentationScheduleIsACronScheduleThatFires() {
+        for (String good : new String[] { "0 3 * * 0", "*/10 * * * *", "@daily", " 0 0 1 1 * " }) {
+            EtcdClusterSpec spec = withDefragmentation(null, null);
+            spec.getEtcd().getDefragmentation().setSchedule(good);
+            assertThat(validator.validate(spec).valid()).as(good).isTrue();
+        }
+        Map<String, String> bad = Map.of("0 3 * *", "five fields", "0 0 30 2 *", "never fires", "61 * * * *",
+                "is not a schedule", "@every 1h", "@daily", "", "empty", "0 3 * * *".repeat(12), "at most 100");
+        bad.forEach((schedule, says) -> {
+            EtcdClusterSpec spec = withDefragmentation(null, null);
+            spec.getEtcd().getDefragmentation().setSchedule(schedule);
+            assertThat(validator.validate(spec).errors()).as(schedule).singleElement().satisfies(e -> {
+                assertThat(e.path()).isEqualTo("spec.etcd.defragmentation.schedule");
+                assertThat(e.message()).contains(says);
+            });
+        });
+    }
+
+    @Test
     void theEtcdSettingsAreCheckedForBoundsAndFormat() {
         assertThat(validator.validate(withEtcd(null, null, null)).valid()).isTrue();
         assertThat(validator.validate(withEtcd(1L << 20, "periodic", "1h30m")).valid()).isTrue();
