@@ -20,7 +20,9 @@ import dev.etcdoperator.core.backup.BackupSchedule;
 import dev.etcdoperator.core.backup.BackupStatusBuilder;
 import dev.etcdoperator.core.backup.BackupTaken;
 import dev.etcdoperator.core.backup.DrillVerdict;
+import dev.etcdoperator.core.backup.DrillSchedule;
 import dev.etcdoperator.core.backup.RestoreDrills;
+import dev.etcdoperator.core.schedule.CronSchedule;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.BackupSpecValidator;
@@ -111,7 +113,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             BackupRequest request = requests.resolve(backup);
             Integer every = drillEvery(backup);
             return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
-                    BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(every != null,
+                    BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(drillsOn(backup),
                             BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every)));
         };
     }
@@ -123,6 +125,19 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
 
     @Override
     public UpdateControl<EtcdBackup> reconcile(EtcdBackup backup, Context<EtcdBackup> context) {
+        UpdateControl<EtcdBackup> control = reconcileBackup(backup);
+        Optional<Instant> drill = DrillSchedule.recorded(backup.getStatus());
+        if (drill.isEmpty() || drillSchedule(backup) == null) {
+            return control;
+        }
+        // a drill already due is the drill's business (it runs, or waits for a first backup, whose end wakes this up)
+        Duration untilDrill = Duration.between(clock.instant(), drill.get());
+        Optional<Long> planned = control.getScheduleDelay();
+        return untilDrill.isNegative() || untilDrill.isZero() || planned.isPresent() && planned.get() <= untilDrill.toMillis() ? control
+                : control.rescheduleAfter(untilDrill.plusMillis(1));
+    }
+
+    private UpdateControl<EtcdBackup> reconcileBackup(EtcdBackup backup) {
         if (backup.getStatus() == null) {
             backup.setStatus(new EtcdBackupStatus());
         }
@@ -143,6 +158,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             status.setReason(null);
             status.setSucceeded(null);
         }
+        DrillSchedule.record(status, drillSchedule(backup), clock.instant());
         Duration interval = interval(backup.getSpec().getBackupPolicy());
         Optional<WorkerPool.Finished<BackupTaken>> finished = workers.take(jobKey(backup),
                 backup.getMetadata().getUid());
@@ -257,7 +273,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         if (swept.add(uid)) {
             drills.removeLeftovers(backup);
         }
-        Optional<String> due = BackupStatusBuilder.drillDue(drillEvery(backup), backup.getStatus());
+        boolean scheduled = DrillSchedule.due(backup.getStatus(), drillSchedule(backup), clock.instant());
+        Optional<String> due = BackupStatusBuilder.drillDue(drillEvery(backup), backup.getStatus(), scheduled);
         if (due.isEmpty()) {
             return false;
         }
@@ -293,6 +310,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         DrillVerdict.Outcome outcome = drilled.outcome();
         statusBuilder.drilled(backup.getStatus(), drilled.path(), drilled.backupsCounted(), outcome,
                 finished.done(), backup.getMetadata().getGeneration());
+        DrillSchedule.drilled(backup.getStatus(), drillSchedule(backup), finished.started(), finished.done());
         String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
         metrics.drilled(namespace, name, cluster, outcome.reason(), Duration.between(finished.started(),
                 finished.done()), outcome.verified() ? finished.done() : null);
@@ -306,10 +324,33 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
     }
 
-    /** How many backups make a drill, or null when drills are off. */
+    /** How many backups make a drill, or null when drills are off or follow a schedule alone. */
     static Integer drillEvery(EtcdBackup backup) {
         RestoreDrillPolicy policy = backup.getSpec().getRestoreDrill();
-        return policy == null ? null : policy.getEvery() == null ? RestoreDrills.DEFAULT_EVERY : policy.getEvery();
+        if (policy == null) {
+            return null;
+        }
+        if (policy.getEvery() == null) {
+            return policy.getSchedule() == null ? RestoreDrills.DEFAULT_EVERY : null;
+        }
+        return policy.getEvery();
+    }
+
+    static boolean drillsOn(EtcdBackup backup) {
+        return backup.getSpec().getRestoreDrill() != null;
+    }
+
+    /** {@code spec.restoreDrill.schedule}, or null without one (or with one validation refuses). */
+    static CronSchedule drillSchedule(EtcdBackup backup) {
+        RestoreDrillPolicy policy = backup.getSpec().getRestoreDrill();
+        if (policy == null || policy.getSchedule() == null) {
+            return null;
+        }
+        try {
+            return CronSchedule.parse(policy.getSchedule());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     static String drillKey(EtcdBackup backup) {

@@ -253,6 +253,86 @@ class EtcdBackupReconcilerTest {
         assertThat(registry.get(BackupMetrics.DRILLS).tag("reason", "DigestMismatch").counter().count()).isEqualTo(1);
     }
 
+    /** A clock the test moves. */
+    static final class MovingClock extends Clock {
+        private volatile Instant now;
+
+        MovingClock(Instant now) {
+            this.now = now;
+        }
+
+        void set(Instant t) {
+            now = t;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void aScheduledDrillRestoresTheLastBackupAtEachOfItsTimesDrilledBeforeOrNot() {
+        MovingClock clock = new MovingClock(NOW);
+        Conditions moving = new Conditions(clock);
+        AtomicInteger revision = new AtomicInteger();
+        EtcdBackupReconciler reconciler = new EtcdBackupReconciler(new SpecValidity(moving),
+                new EventRecorder(client, clock), moving, clock, new BackupMetrics(registry),
+                new WorkerPool(two, clock), (backup, interval) -> new BackupTaken("etcd-backups/hourly-0_v"
+                        + revision.incrementAndGet(), 1024, "ab", revision.get(), "3.5.35", "http://127.0.1.1:2379",
+                        "c1", null, Duration.ofSeconds(1), List.of(), null), drills);
+        EtcdBackup backup = overdue(0);
+        RestoreDrillPolicy policy = new RestoreDrillPolicy();
+        policy.setSchedule("0 12 * * *");
+        backup.getSpec().setRestoreDrill(policy);
+        Runnable settle = () -> {
+            for (int i = 0; i < 3; i++) {
+                reconciler.reconcile(backup, null);
+                awaitIdle();
+            }
+        };
+        settle.run();
+        assertThat(backup.getStatus().getBackupPath()).isEqualTo("etcd-backups/hourly-0_v1");
+        assertThat(drills.drilled).as("a schedule alone: no drill after each backup").isEmpty();
+        assertThat(backup.getStatus().getDrillSchedule()).isEqualTo("0 12 * * *");
+        assertThat(backup.getStatus().getNextDrillDate()).isEqualTo("2026-11-30T12:00:00Z");
+
+        backup.getSpec().getBackupPolicy().setBackupIntervalInSecond(7 * 86400L);
+        UpdateControl<EtcdBackup> control = reconciler.reconcile(backup, null);
+        assertThat(control.getScheduleDelay()).as("woken for the drill, not the next backup a week later")
+                .hasValueSatisfying(d -> assertThat(d).isBetween(Duration.ofHours(2).toMillis(),
+                        Duration.ofHours(2).toMillis() + 100));
+
+        clock.set(Instant.parse("2026-11-30T12:00:05Z"));
+        settle.run();
+        assertThat(drills.drilled).containsExactly("etcd-backups/hourly-0_v1");
+        assertThat(backup.getStatus().getLastVerifiedDate()).isEqualTo("2026-11-30T12:00:05Z");
+        assertThat(backup.getStatus().getNextDrillDate()).isEqualTo("2026-12-01T12:00:00Z");
+        settle.run();
+        assertThat(drills.drilled).as("once per scheduled time").hasSize(1);
+
+        clock.set(Instant.parse("2026-12-01T12:00:00Z"));
+        settle.run();
+        assertThat(drills.drilled).as("the same backup again: it must still restore")
+                .containsExactly("etcd-backups/hourly-0_v1", "etcd-backups/hourly-0_v1");
+        assertThat(backup.getStatus().getNextDrillDate()).isEqualTo("2026-12-02T12:00:00Z");
+
+        backup.getSpec().setRestoreDrill(null);
+        reconciler.reconcile(backup, null);
+        assertThat(backup.getStatus().getDrillSchedule()).isNull();
+        assertThat(backup.getStatus().getNextDrillDate()).isNull();
+    }
+
     @Test
     void everyNthBackupIsDrilled() {
         AtomicInteger revision = new AtomicInteger();

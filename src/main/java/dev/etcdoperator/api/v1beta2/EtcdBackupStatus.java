@@ -63,6 +63,13 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @JsonPropertyDescription("<bucket>/<key> of the last backup a restore drill ran on, whatever its outcome.")
     private String lastDrilledBackupPath;
 
+    @JsonPropertyDescription("The spec.restoreDrill.schedule that nextDrillDate follows.")
+    private String drillSchedule;
+
+    @JsonPropertyDescription("RFC 3339 time the next scheduled restore drill is due (spec.restoreDrill.schedule); "
+            + "while that drill waits or runs, the time it was due.")
+    private String nextDrillDate;
+
     @JsonPropertyDescription("RFC 3339 time a restore drill last verified a backup.")
     private String lastVerifiedDate;
 
@@ -76,6 +83,22 @@ public class EtcdBackupStatus implements ConditionedStatus {
 
     @JsonPropertyDescription("The metadata.generation this status reflects.")
     private Long observedGeneration;
+
+    public String getDrillSchedule() {
+        return drillSchedule;
+    }
+
+    public void setDrillSchedule(String drillSchedule) {
+        this.drillSchedule = drillSchedule;
+    }
+
+    public String getNextDrillDate() {
+        return nextDrillDate;
+    }
+
+    public void setNextDrillDate(String nextDrillDate) {
+        this.nextDrillDate = nextDrillDate;
+    }
 
     public Boolean getSucceeded() {
         return succeeded;

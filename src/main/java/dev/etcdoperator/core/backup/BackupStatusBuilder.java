@@ -95,11 +95,20 @@ public final class BackupStatusBuilder {
                 outcome.reason(), outcome.message(), generation);
     }
 
-    /** The restore drill due now, if any (see {@link RestoreDrills}). */
+    /** The restore drill due now after {@code every} backups, if any (see {@link RestoreDrills}). */
     public static Optional<String> drillDue(Integer every, EtcdBackupStatus status) {
+        return drillDue(every, status, false);
+    }
+
+    /**
+     * The restore drill due now, if any (see {@link RestoreDrills}).
+     *
+     * @param scheduled a drill of {@code spec.restoreDrill.schedule} is due ({@link DrillSchedule#due})
+     */
+    public static Optional<String> drillDue(Integer every, EtcdBackupStatus status, boolean scheduled) {
         return RestoreDrills.due(every, status.getLastSuccessDate() == null ? null : status.getBackupPath(),
                 status.getLastDrilledBackupPath(),
-                status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill());
+                status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill(), scheduled);
     }
 
     /**

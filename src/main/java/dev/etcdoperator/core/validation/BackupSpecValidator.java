@@ -6,6 +6,7 @@ import dev.etcdoperator.api.v1beta2.BackupPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
+import dev.etcdoperator.core.schedule.CronSchedule;
 
 /** The operator's own check of an EtcdBackup spec. */
 public final class BackupSpecValidator {
@@ -49,11 +50,27 @@ public final class BackupSpecValidator {
             }
             checks.requireRange("spec.restoreDrill.timeoutInSecond", drill.getTimeoutInSecond(),
                     InputRules.MAX_DRILL_TIMEOUT_SECONDS);
+            schedule(checks, "spec.restoreDrill.schedule", drill.getSchedule());
         }
         if (spec.getClientTLSSecret() != null) {
             checks.requireName("spec.clientTLSSecret", spec.getClientTLSSecret());
         }
         return checks.result();
+    }
+
+    private static void schedule(Checks checks, String path, String schedule) {
+        if (schedule == null) {
+            return;
+        }
+        if (schedule.length() > InputRules.SCHEDULE_MAX_LENGTH) {
+            checks.fail(path, "must be at most " + InputRules.SCHEDULE_MAX_LENGTH + " characters");
+            return;
+        }
+        try {
+            CronSchedule.parse(schedule);
+        } catch (IllegalArgumentException e) {
+            checks.fail(path, e.getMessage());
+        }
     }
 
     private void endpoint(Checks checks, String path, String endpoint) {

@@ -196,4 +196,22 @@ class BackupSpecValidatorTest {
                     "spec.restoreDrill.timeoutInSecond");
         }
     }
+
+    @Test
+    void aDrillScheduleIsACronScheduleThatFires() {
+        for (String good : new String[] { "0 3 * * 0", "@weekly", "*/30 * * * *" }) {
+            EtcdBackupSpec spec = backup();
+            RestoreDrillPolicy policy = new RestoreDrillPolicy();
+            policy.setSchedule(good);
+            spec.setRestoreDrill(policy);
+            assertThat(paths(spec)).as(good).isEmpty();
+        }
+        for (String bad : new String[] { "", "0 3 * *", "0 0 31 4 *", "@reboot", "* * * * * *", "x".repeat(101) }) {
+            EtcdBackupSpec spec = backup();
+            RestoreDrillPolicy policy = new RestoreDrillPolicy();
+            policy.setSchedule(bad);
+            spec.setRestoreDrill(policy);
+            assertThat(paths(spec)).as(bad).containsExactly("spec.restoreDrill.schedule");
+        }
+    }
 }
