@@ -25,6 +25,7 @@ import dev.etcdoperator.core.backup.DrillVerdict;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.support.EventRecorder;
+import dev.etcdoperator.support.MovingClock;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -251,34 +252,6 @@ class EtcdBackupReconcilerTest {
                 .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
         assertThat(registry.find(BackupMetrics.LAST_VERIFIED).gauge()).as("no series until one is verified").isNull();
         assertThat(registry.get(BackupMetrics.DRILLS).tag("reason", "DigestMismatch").counter().count()).isEqualTo(1);
-    }
-
-    /** A clock the test moves. */
-    static final class MovingClock extends Clock {
-        private volatile Instant now;
-
-        MovingClock(Instant now) {
-            this.now = now;
-        }
-
-        void set(Instant t) {
-            now = t;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 
     @Test

@@ -2,9 +2,8 @@ package dev.etcdoperator.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
@@ -19,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class EventRecorderTest {
     KubernetesClient client;
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
+    private final MovingClock clock = new MovingClock(Instant.parse("2026-11-30T10:00:00Z"));
 
     private static EtcdCluster cluster() {
         EtcdCluster cluster = new EtcdCluster();
@@ -37,7 +36,7 @@ class EventRecorderTest {
         EventRecorder recorder = new EventRecorder(client, clock);
         for (int i = 0; i < 5; i++) {
             recorder.warning(cluster(), "StepFailed", "create member failed: forbidden");
-            clock.advance(1);
+            clock.advance(Duration.ofSeconds(1));
         }
         recorder.normal(cluster(), "MemberAdded", "Added member alpha-x.");
 
@@ -61,7 +60,7 @@ class EventRecorderTest {
         recorder.warning(cluster(), "StepFailed", "m");
         Event first = events().get(0);
         client.v1().events().inNamespace("prod").withName(first.getMetadata().getName()).delete();
-        clock.advance(3);
+        clock.advance(Duration.ofSeconds(3));
 
         recorder.warning(cluster(), "StepFailed", "m");
 
@@ -79,32 +78,5 @@ class EventRecorderTest {
         nowhere.getMetadata().setNamespace(null);
         recorder.warning(nowhere, "StepFailed", "m");
         assertThat(events()).isEmpty();
-    }
-
-    static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(long seconds) {
-            now = now.plusSeconds(seconds);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }
