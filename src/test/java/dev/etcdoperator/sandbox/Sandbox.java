@@ -51,6 +51,7 @@ public final class Sandbox implements AutoCloseable {
     private final PodRuntime pods;
     private final Path kubeconfig;
     private final String firstPodIp;
+    private final LoopbackRange range;
     private OperatorProcess operator;
     private S3Server s3;
 
@@ -147,8 +148,8 @@ public final class Sandbox implements AutoCloseable {
         dns = new ClusterDns(client, options.stateDir.resolve("dns").toAbsolutePath());
         // each sandbox takes its own 127.N.0.0/16 unless told otherwise, so that two of them on one machine never
         // share an address
-        firstPodIp = options.firstPodIp != null ? options.firstPodIp
-                : "127." + java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 250) + ".0.2";
+        range = options.firstPodIp != null ? null : LoopbackRange.claim();
+        firstPodIp = options.firstPodIp != null ? options.firstPodIp : range.firstPodIp();
         pods = new PodRuntime(client, options.stateDir.resolve("runtime").toAbsolutePath(), dns,
                 RuntimeSettings.defaults().withFirstIp(firstPodIp), EtcdReleases.standard());
         for (CustomResourceDefinition crd : readCrds(options.crds)) {
@@ -353,6 +354,9 @@ public final class Sandbox implements AutoCloseable {
         dns.close();
         if (api != null) {
             api.close();
+        }
+        if (range != null) {
+            range.close();
         }
     }
 
