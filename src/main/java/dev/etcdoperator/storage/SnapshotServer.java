@@ -35,8 +35,8 @@ import org.jboss.logging.Logger;
  * has been served whole; a download that broke off may be tried again with the same link until it expires, one at a
  * time. The plaintext is authenticated segment by segment as it is decrypted, and its SHA-256 is compared with the
  * one recorded at backup time before the response is ended: a stream that fails either is cut off, never ended, and
- * the pod checks the SHA-256 of what it got as well. Tokens live in memory: after the operator restarts, a
- * restore's next URL refresh makes a new one.
+ * the pod checks the SHA-256 of what it got as well. Tokens live in memory: a link made before the operator
+ * restarted (or the leader changed) is refused afterwards.
  */
 @ApplicationScoped
 public class SnapshotServer implements SnapshotLinks {

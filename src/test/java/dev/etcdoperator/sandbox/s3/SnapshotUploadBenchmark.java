@@ -182,6 +182,12 @@ class SnapshotUploadBenchmark {
             cipher.transferTo(OutputStream.nullOutputStream());
         }
         add(store + ": cipher alone, encrypt from the file (MB/s)", size / 1e6 / seconds(t0));
+        t0 = System.nanoTime();
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+                InputStream plain = BackupCipher.decrypt(BackupCipher.encrypt(in, key), key, "bench")) {
+            plain.transferTo(OutputStream.nullOutputStream());
+        }
+        add(store + ": cipher alone, encrypt and decrypt from the file (MB/s)", size / 1e6 / seconds(t0));
     }
 
     private static String sha256(Path file) throws Exception {
