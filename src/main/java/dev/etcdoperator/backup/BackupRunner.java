@@ -120,7 +120,10 @@ final class BackupRunner {
             }
             return new BackupTaken(uploaded.path(), uploaded.size(), uploaded.sha256(), source.revision(),
                     source.version(), source.clientUrl(), source.clusterIdHex(), request.clusterUid(),
-                    Duration.between(start, clock.instant()), deleted, retentionProblem, keyspace);
+                    Duration.between(start, clock.instant()), deleted, retentionProblem, keyspace,
+                    uploaded.encryption() == null ? null : new BackupTaken.Encrypted(
+                            uploaded.encryption().snapshotSize(), uploaded.encryption().snapshotSha256(),
+                            uploaded.encryption().keyFingerprint()));
         } catch (BackupFailure e) {
             if (clock.instant().isAfter(deadline) && !e.reason().equals(BackupFailure.TIMEOUT)) {
                 throw timedOut(timeout, e.getMessage(), e);

@@ -119,7 +119,7 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         }
         String version = status.getEtcdVersion() != null ? status.getEtcdVersion() : verified.version();
         String secret = client.secrets().inNamespace(namespace)
-                .resource(DrillPod.secret(backup, url, verified.sha256(), verified.object().etag()))
+                .resource(DrillPod.secret(backup, url, verified.snapshotSha256(), verified.object().etag()))
                 .createOr(NonDeletingOperation::update).getMetadata().getName();
         Images images = images(backup, version);
         String pod = client.pods().inNamespace(namespace)

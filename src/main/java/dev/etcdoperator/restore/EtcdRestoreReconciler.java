@@ -68,7 +68,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     /** After the preflight, a failure of the credentials is retried too: a person can fix them, and must not lose the restore. */
     private static final Set<String> RETRIED_AFTER_PREFLIGHT = Set.of(BackupFailure.S3_UNREACHABLE,
             BackupFailure.UPLOAD_FAILED, BackupFailure.TIMEOUT, BackupFailure.AWS_SECRET_NOT_FOUND,
-            BackupFailure.AWS_SECRET_INVALID, BackupFailure.S3_ACCESS_DENIED);
+            BackupFailure.AWS_SECRET_INVALID, BackupFailure.S3_ACCESS_DENIED, BackupFailure.ENCRYPTION_KEY_NOT_FOUND,
+            BackupFailure.ENCRYPTION_KEY_INVALID);
     static final String REASON_BACKUP_CHANGED = "BackupChanged";
     private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
     private static final Map<RestorePhase, String> CONDITION_OF = Map.of(RestorePhase.Preflight, "Preflight",
@@ -186,13 +187,17 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             status.setClusterLabels(passed.template().getMetadata().getLabels());
             status.setClusterAnnotations(withoutRestoreAnnotations(passed.template().getMetadata().getAnnotations()));
             status.setBackupSha256(passed.backup().sha256());
+            status.setSnapshotSha256(passed.backup().encrypted() ? passed.backup().snapshotSha256() : null);
             status.setBackupSize(passed.backup().size());
             status.setRestoredRevision(passed.backup().revision());
             status.setConsecutiveFailures(0);
             status.setLastAttemptDate(now());
             status.setReason(null);
             String message = "backup " + restore.getSpec().getS3().getPath() + " verified (" + passed.backup().size()
-                    + " bytes, sha256 " + passed.backup().sha256() + (passed.backup().revision() == null ? ""
+                    + " bytes, sha256 " + passed.backup().sha256() + (passed.backup().encrypted()
+                            ? "; decrypted with key " + passed.backup().keyFingerprint() + ", snapshot sha256 "
+                                    + passed.backup().snapshotSha256() : "")
+                    + (passed.backup().revision() == null ? ""
                     : ", revision " + passed.backup().revision()) + "); template cluster " + passed.template()
                     .getMetadata().getName() + " recorded";
             setCondition(restore, "Preflight", Conditions.TRUE, "PreflightPassed", message);
@@ -389,8 +394,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
 
     private void putUrl(EtcdRestore restore, BackupStorage.Store store, S3Location location, ObjectVersion object) {
         Instant signedAt = clock.instant();
-        secrets.put(restore, store.presignedGet(location, object, SnapshotUrl.VALIDITY),
-                restore.getStatus().getBackupSha256(), object == null ? null : object.etag());
+        // the seed checks the snapshot it receives: decrypted, when the backup is encrypted
+        String snapshotSha256 = restore.getStatus().getSnapshotSha256() != null
+                ? restore.getStatus().getSnapshotSha256() : restore.getStatus().getBackupSha256();
+        secrets.put(restore, store.presignedGet(location, object, SnapshotUrl.VALIDITY), snapshotSha256,
+                object == null ? null : object.etag());
         restore.getStatus().setSnapshotSecret(SnapshotSecrets.name(restore));
         restore.getStatus().setSnapshotUrlExpires(signedAt.plus(SnapshotUrl.VALIDITY).truncatedTo(ChronoUnit.SECONDS)
                 .toString());

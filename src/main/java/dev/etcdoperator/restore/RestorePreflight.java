@@ -25,6 +25,7 @@ final class RestorePreflight {
     static final String TEMPLATE_NOT_FOUND = "TemplateNotFound";
     static final String TEMPLATE_INVALID = "TemplateInvalid";
     static final String TEMPLATE_PAUSED = "TemplatePaused";
+    static final String SNAPSHOT_SERVER_UNAVAILABLE = "SnapshotServerUnavailable";
 
     record Passed(EtcdCluster template, VerifiedBackup backup) {
     }
@@ -70,6 +71,11 @@ final class RestorePreflight {
         VerifiedBackup backup;
         try (BackupStorage.Store store = storage.open(settings)) {
             backup = store.verify(location);
+        }
+        if (backup.encrypted() && !storage.servesDecrypted()) {
+            throw new BackupFailure(SNAPSHOT_SERVER_UNAVAILABLE, "the backup is client-side encrypted, and the seed"
+                    + " member downloads it decrypted from the operator, which knows no address of its own that pods"
+                    + " reach: set etcd-operator.snapshot-server.host (the Helm chart sets it to the pod's IP)", false);
         }
         lock.take(template, restore.getMetadata().getName());
         return new Passed(template, backup);

@@ -21,6 +21,27 @@ public interface BackupStorage {
 
     Store open(S3Settings settings);
 
+    /**
+     * Whether pods can be given a link to a client-side encrypted backup, decrypted (see {@link SnapshotLinks}); a
+     * restore of such a backup checks it in its preflight.
+     */
+    default boolean servesDecrypted() {
+        return true;
+    }
+
+    /**
+     * An etcd snapshot being read from the store.
+     *
+     * @param size   its size when the object records it, or null
+     * @param sha256 its SHA-256 as recorded at backup time, or null
+     */
+    record Snapshot(InputStream stream, Long size, String sha256) implements AutoCloseable {
+        @Override
+        public void close() throws java.io.IOException {
+            stream.close();
+        }
+    }
+
     /** The calls around backups on one store. */
     interface Store extends AutoCloseable {
 
@@ -60,11 +81,20 @@ public interface BackupStorage {
         Optional<ObjectVersion> head(S3Location location, Instant deadline);
 
         /**
-         * A URL that lets whoever holds it GET exactly {@code object} (its version id when it has one, and only while
+         * A URL that lets whoever holds it GET exactly {@code object} (with client-side encryption, a link of the
+         * operator's own that serves it decrypted, see {@link SnapshotLinks}) (its version id when it has one, and only while
          * its ETag is unchanged: the GET must send {@code If-Match} with the ETag) until it expires, without
          * credentials of their own.
          */
         String presignedGet(S3Location location, ObjectVersion object, Duration validFor);
+
+        /**
+         * Streams the etcd snapshot of exactly {@code object} (its version id, and only while its ETag is unchanged),
+         * decrypted with the settings' key when it is client-side encrypted.
+         */
+        default Snapshot readSnapshot(S3Location location, ObjectVersion object) {
+            throw new UnsupportedOperationException("this store does not stream snapshots");
+        }
 
         @Override
         void close();

@@ -36,6 +36,7 @@ public final class BackupStore implements BackupStorage.Store {
     private final S3Settings settings;
     private final int partSize;
     private final int parallelParts;
+    private final SnapshotLinks links;
 
     /** For reads (restore): uploads use the default part size. */
     public BackupStore(S3Client s3) {
@@ -48,6 +49,12 @@ public final class BackupStore implements BackupStorage.Store {
 
     /** @param settings what the client was built from, for presigned URLs; null when none are needed */
     public BackupStore(S3Client s3, S3Settings settings, int partSize, int parallelParts) {
+        this(s3, settings, partSize, parallelParts, null);
+    }
+
+    /** @param links how pods get a client-side encrypted backup decrypted; null when none can */
+    public BackupStore(S3Client s3, S3Settings settings, int partSize, int parallelParts, SnapshotLinks links) {
+        this.links = links;
         this.s3 = s3;
         this.settings = settings;
         this.partSize = partSize;
@@ -107,30 +114,55 @@ public final class BackupStore implements BackupStorage.Store {
     @Override
     public Uploaded upload(InputStream snapshot, S3Location target, Map<String, String> metadata, Instant deadline) {
         return new SnapshotUpload(s3, partSize, parallelParts,
-                settings == null ? ServerSideEncryption.NONE : settings.encryption())
+                settings == null ? ServerSideEncryption.NONE : settings.encryption(),
+                settings == null ? null : settings.clientKey())
                 .upload(snapshot, target, metadata, deadline);
     }
 
     /**
      * Reads the whole object and checks it: the SHA-256 recorded at backup time (when there is one) and etcd's own
-     * hash trailer, which any etcd snapshot carries. Nothing is kept: the bytes stream through the digest.
+     * hash trailer, which any etcd snapshot carries. A client-side encrypted object is decrypted as it is read, with
+     * the key of the settings (which must be the one it was encrypted with), and the snapshot's own SHA-256 checked
+     * too. Nothing is kept: the bytes stream through the digests.
      */
     @Override
     public VerifiedBackup verify(S3Location location) {
+        BackupKey key = settings == null ? null : settings.clientKey();
         Map<String, String> metadata;
         ObjectVersion object;
         SnapshotDigest digest = new SnapshotDigest();
+        SnapshotDigest snapshot = key == null ? digest : new SnapshotDigest();
         try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key())
                 .overrideConfiguration(c -> c.apiCallTimeout(READ_TIME)))) {
             metadata = lowerCaseKeys(in.response().metadata());
             object = new ObjectVersion(in.response().eTag(), versionId(in.response().versionId()));
-            byte[] buffer = new byte[1 << 16];
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                digest.update(buffer, 0, n);
+            if (key == null && metadata.containsKey(BackupMetadata.ENCRYPTION)) {
+                throw new BackupFailure(BackupFailure.DECRYPTION_FAILED, location + " is client-side encrypted with the"
+                        + " key of fingerprint " + metadata.get(BackupMetadata.ENCRYPTION_KEY) + " (taken with Secret "
+                        + metadata.get(BackupMetadata.ENCRYPTION_SECRET) + "): set s3.clientSideEncryption to a Secret"
+                        + " holding that key", false);
+            }
+            InputStream stored = new SnapshotUpload.DigestingStream(new ReadFailures(in), digest);
+            try (InputStream plain = key == null ? stored : BackupCipher.decrypt(stored, key, location.toString())) {
+                byte[] buffer = new byte[1 << 16];
+                int n;
+                while ((n = plain.read(buffer)) >= 0) {
+                    if (key != null) {
+                        snapshot.update(buffer, 0, n);
+                    }
+                }
             }
         } catch (IOException e) {
-            throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "reading " + location + " failed: " + e.getMessage(), true, e);
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof ReadFailure f) {
+                    throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "reading " + location + " failed: "
+                            + f.getMessage(), true, f.getCause());
+                }
+            }
+            throw new BackupFailure(BackupFailure.DECRYPTION_FAILED, location + " cannot be decrypted with "
+                    + key + ": its ciphertext was changed, cut or damaged (" + e.getMessage() + ")", false, e);
+        } catch (BackupFailure e) {
+            throw e;
         } catch (RuntimeException e) {
             throw S3Errors.translate("read " + location, e, null, BackupFailure.UPLOAD_FAILED);
         }
@@ -141,12 +173,51 @@ public final class BackupStore implements BackupStorage.Store {
                     + " when it was backed up (recorded " + recorded + ", read " + sha256 + "): it was changed or damaged",
                     false);
         }
-        if (!digest.etcdHashMatches()) {
+        String snapshotSha256 = snapshot.sha256Hex();
+        String recordedSnapshot = metadata.get(BackupMetadata.SNAPSHOT_SHA256);
+        if (key != null && recordedSnapshot != null && !recordedSnapshot.equalsIgnoreCase(snapshotSha256)) {
+            throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the snapshot decrypted from " + location
+                    + " does not match the checksum recorded when it was backed up (recorded " + recordedSnapshot
+                    + ", read " + snapshotSha256 + ")", false);
+        }
+        if (!snapshot.etcdHashMatches()) {
             throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, location + " is not a usable etcd snapshot: "
-                    + digest.etcdHashProblem(), false);
+                    + snapshot.etcdHashProblem(), false);
         }
         return new VerifiedBackup(digest.size(), sha256, parseLong(metadata.get(BackupMetadata.REVISION)),
-                metadata.get(BackupMetadata.VERSION), object);
+                metadata.get(BackupMetadata.VERSION), object, snapshotSha256,
+                key == null ? null : key.fingerprint());
+    }
+
+    /** An I/O failure of the store's stream, told apart from one of the decryption that reads from it. */
+    private static final class ReadFailure extends IOException {
+        ReadFailure(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    private static final class ReadFailures extends java.io.FilterInputStream {
+        ReadFailures(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (IOException e) {
+                throw new ReadFailure(e);
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (IOException e) {
+                throw new ReadFailure(e);
+            }
+        }
     }
 
     @Override
@@ -169,7 +240,41 @@ public final class BackupStore implements BackupStorage.Store {
         if (settings == null) {
             throw new IllegalStateException("this store was opened without the settings presigned URLs need");
         }
+        if (settings.clientKey() != null) {
+            if (links == null) {
+                throw new IllegalStateException("this store cannot give pods a decrypted backup");
+            }
+            return links.link(settings, location, object, validFor);
+        }
         return S3Clients.presignedGet(settings, location, object, validFor);
+    }
+
+    @Override
+    public BackupStorage.Snapshot readSnapshot(S3Location location, ObjectVersion object) {
+        BackupKey key = settings == null ? null : settings.clientKey();
+        ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key())
+                .versionId(object == null ? null : object.versionId()).ifMatch(object == null ? null : object.etag())
+                .overrideConfiguration(c -> c.apiCallTimeout(READ_TIME)));
+        try {
+            Map<String, String> metadata = lowerCaseKeys(in.response().metadata());
+            if (key == null) {
+                return new BackupStorage.Snapshot(in, in.response().contentLength(),
+                        metadata.get(BackupMetadata.SHA256));
+            }
+            return new BackupStorage.Snapshot(BackupCipher.decrypt(in, key, location.toString()),
+                    parseLong(metadata.get(BackupMetadata.SNAPSHOT_SIZE)), metadata.get(BackupMetadata.SNAPSHOT_SHA256));
+        } catch (IOException | RuntimeException e) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // the first failure is the one to report
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "reading " + location + " failed: " + e.getMessage(),
+                    true, e);
+        }
     }
 
     /** A bucket without versioning answers no version id, or {@code null} as text (MinIO). */

@@ -9,16 +9,24 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class S3BackupStorage implements BackupStorage {
     private final int partSize;
     private final int parallelParts;
+    private final SnapshotLinks links;
 
     public S3BackupStorage(
             @ConfigProperty(name = "etcd-operator.backup.part-size", defaultValue = "8388608") int partSize,
-            @ConfigProperty(name = "etcd-operator.backup.parallel-parts", defaultValue = "2") int parallelParts) {
+            @ConfigProperty(name = "etcd-operator.backup.parallel-parts", defaultValue = "2") int parallelParts,
+            SnapshotLinks links) {
         this.partSize = partSize;
         this.parallelParts = parallelParts;
+        this.links = links;
     }
 
     @Override
     public Store open(S3Settings settings) {
-        return new BackupStore(S3Clients.create(settings), settings, partSize, parallelParts);
+        return new BackupStore(S3Clients.create(settings), settings, partSize, parallelParts, links);
+    }
+
+    @Override
+    public boolean servesDecrypted() {
+        return links.available();
     }
 }

@@ -2,6 +2,7 @@ package dev.etcdoperator.storage;
 
 import java.net.URI;
 
+import dev.etcdoperator.api.v1beta2.S3ClientSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.core.backup.BackupFailure;
@@ -21,7 +22,27 @@ public final class S3Credentials {
     }
 
     public static S3Settings settings(KubernetesClient client, String namespace, S3Source source) {
-        return reach(client, namespace, source).withEncryption(encryption(source));
+        return reach(client, namespace, source).withEncryption(encryption(source))
+                .withClientKey(clientKey(client, namespace, source));
+    }
+
+    /** The key {@code s3.clientSideEncryption} names, read from its Secret; null when none is named. */
+    static BackupKey clientKey(KubernetesClient client, String namespace, S3Source source) {
+        S3ClientSideEncryption cse = source.getClientSideEncryption();
+        if (cse == null) {
+            return null;
+        }
+        String entry = cse.getKey() == null || cse.getKey().isBlank() ? S3ClientSideEncryption.DEFAULT_KEY
+                : cse.getKey().strip();
+        String where = namespace + "/" + cse.getSecretName();
+        Secret secret = client.secrets().inNamespace(namespace).withName(cse.getSecretName()).get();
+        if (secret == null) {
+            throw new BackupFailure(BackupFailure.ENCRYPTION_KEY_NOT_FOUND, "Secret " + where
+                    + " (s3.clientSideEncryption.secretName) does not exist; it must hold the 32-byte key in '" + entry
+                    + "' (for example: openssl rand -base64 32 > key; kubectl create secret generic "
+                    + cse.getSecretName() + " --from-file=" + entry + "=key)", true);
+        }
+        return BackupKey.of(SecretData.value(secret, entry), where + "[" + entry + "]");
     }
 
     /** The server-side encryption {@code s3.serverSideEncryption} asks for. */

@@ -11,12 +11,18 @@ import java.net.URI;
  * @param sessionToken null unless the credentials are temporary
  * @param endpoint     null for AWS itself
  * @param encryption   the server-side encryption asked for every object written
+ * @param clientKey    the key of client-side encryption ({@link BackupCipher}), or null for none
  */
 public record S3Settings(String accessKeyId, String secretAccessKey, String sessionToken, String region, URI endpoint,
-        boolean forcePathStyle, ServerSideEncryption encryption) {
+        boolean forcePathStyle, ServerSideEncryption encryption, BackupKey clientKey) {
 
     public S3Settings {
         encryption = encryption == null ? ServerSideEncryption.NONE : encryption;
+    }
+
+    public S3Settings(String accessKeyId, String secretAccessKey, String sessionToken, String region, URI endpoint,
+            boolean forcePathStyle, ServerSideEncryption encryption) {
+        this(accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, encryption, null);
     }
 
     /** Without server-side encryption asked. */
@@ -26,7 +32,13 @@ public record S3Settings(String accessKeyId, String secretAccessKey, String sess
     }
 
     public S3Settings withEncryption(ServerSideEncryption e) {
-        return new S3Settings(accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, e);
+        return new S3Settings(accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, e,
+                clientKey);
+    }
+
+    public S3Settings withClientKey(BackupKey key) {
+        return new S3Settings(accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, encryption,
+                key);
     }
 
     /** Settings whose credentials come from the operator's environment (web identity, pod identity, instance profile). */
@@ -42,6 +54,6 @@ public record S3Settings(String accessKeyId, String secretAccessKey, String sess
     public String toString() {
         return "S3Settings[accessKeyId=" + (usesDefaultChain() ? "(default chain)" : accessKeyId) + ", region="
                 + region + ", endpoint=" + endpoint + ", forcePathStyle=" + forcePathStyle + ", encryption=" + encryption
-                + "]";
+                + (clientKey == null ? "" : ", clientSideEncryption=" + clientKey) + "]";
     }
 }

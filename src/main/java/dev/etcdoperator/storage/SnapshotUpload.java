@@ -65,6 +65,7 @@ public final class SnapshotUpload {
     private final int partSize;
     private final int parallelParts;
     private final ServerSideEncryption encryption;
+    private final BackupKey clientKey;
 
     /**
      * @param partSize      bytes per part, at least 5 MiB (S3's minimum for all parts but the last)
@@ -76,6 +77,15 @@ public final class SnapshotUpload {
 
     /** @param encryption the server-side encryption asked for each object written, the partial upload's too */
     public SnapshotUpload(S3Client s3, int partSize, int parallelParts, ServerSideEncryption encryption) {
+        this(s3, partSize, parallelParts, encryption, null);
+    }
+
+    /**
+     * @param clientKey the key of client-side encryption: the snapshot is encrypted ({@link BackupCipher}) before its
+     *                  first byte is uploaded, its own digest and size are recorded beside the object's; null for none
+     */
+    public SnapshotUpload(S3Client s3, int partSize, int parallelParts, ServerSideEncryption encryption,
+            BackupKey clientKey) {
         if (partSize < 5 * 1024 * 1024 || parallelParts < 1) {
             throw new IllegalArgumentException("part size must be at least 5 MiB and parallel parts at least 1");
         }
@@ -83,6 +93,7 @@ public final class SnapshotUpload {
         this.partSize = partSize;
         this.parallelParts = parallelParts;
         this.encryption = encryption;
+        this.clientKey = clientKey;
     }
 
     /**
@@ -116,12 +127,20 @@ public final class SnapshotUpload {
                     .metadata(Map.of(BackupMetadata.OWNER, owner))
                     .overrideConfiguration(within(deadline))).uploadId();
             String id = uploadId;
+            // the digest of what is stored; with client-side encryption, the snapshot's own digest is taken before
+            // the cipher, and etcd's hash trailer is checked there
             SnapshotDigest digest = new SnapshotDigest();
+            SnapshotDigest snapshot = clientKey == null ? digest : new SnapshotDigest();
+            InputStream stored = clientKey == null ? source
+                    : BackupCipher.encrypt(new DigestingStream(source, snapshot), clientKey);
             List<byte[]> partDigests = new ArrayList<>();
-            List<CompletedPart> parts = streamParts(source, partial, id, digest, partDigests, uploaders, deadline);
-            if (!digest.etcdHashMatches()) {
+            List<CompletedPart> parts = streamParts(stored, partial, id, digest, partDigests, uploaders, deadline);
+            if (snapshot.size() == 0) {
+                throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "etcd sent an empty snapshot", true);
+            }
+            if (!snapshot.etcdHashMatches()) {
                 throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the snapshot read from etcd is not whole: "
-                        + digest.etcdHashProblem(), true);
+                        + snapshot.etcdHashProblem(), true);
             }
             String reported = complete(partial, id, parts, digest.size(), deadline);
             completed = true;
@@ -140,10 +159,20 @@ public final class SnapshotUpload {
             Map<String, String> finalMetadata = new HashMap<>(metadata);
             finalMetadata.put(BackupMetadata.SHA256, sha256);
             finalMetadata.put(BackupMetadata.SIZE, Long.toString(size));
+            Uploaded.Encryption encrypted = null;
+            if (clientKey != null) {
+                encrypted = new Uploaded.Encryption(snapshot.size(), snapshot.sha256Hex(), clientKey.fingerprint());
+                finalMetadata.put(BackupMetadata.ENCRYPTION, BackupCipher.FORMAT);
+                finalMetadata.put(BackupMetadata.ENCRYPTION_KEY, clientKey.fingerprint());
+                finalMetadata.put(BackupMetadata.ENCRYPTION_SECRET, clientKey.source()
+                        .substring(clientKey.source().indexOf('/') + 1));
+                finalMetadata.put(BackupMetadata.SNAPSHOT_SHA256, encrypted.snapshotSha256());
+                finalMetadata.put(BackupMetadata.SNAPSHOT_SIZE, Long.toString(encrypted.snapshotSize()));
+            }
             copy(partial, target, size, finalMetadata, deadline);
             checkCopy(target, size, sha256, owner, deadline);
             deleteQuietly(partial, deadline);
-            return new Uploaded(target.bucket(), target.key(), size, sha256);
+            return new Uploaded(target.bucket(), target.key(), size, sha256, encrypted);
         } catch (RuntimeException e) {
             BackupFailure failure = S3Errors.translate("upload to " + target, e, deadline, BackupFailure.UPLOAD_FAILED);
             cleanUp(partial, uploadId, completed, deadline);
@@ -288,6 +317,39 @@ public final class SnapshotUpload {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BackupFailure(BackupFailure.UPLOAD_FAILED, "interrupted", true, e);
+        }
+    }
+
+    /** Digests what is read through it. */
+    static final class DigestingStream extends java.io.FilterInputStream {
+        private final SnapshotDigest digest;
+
+        DigestingStream(InputStream in, SnapshotDigest digest) {
+            super(in);
+            this.digest = digest;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                digest.update(new byte[] {(byte) b}, 0, 1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                digest.update(b, off, n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) {
+            throw new UnsupportedOperationException("a digested stream is read whole");
         }
     }
 

@@ -150,9 +150,60 @@ class RestoreDrillRunnerTest {
         assertThat(client.pods().inNamespace(NS).withName("member").get()).isNotNull();
     }
 
+    @Test
+    void anEncryptedBackupIsReadWithItsKeyAndThePodChecksTheDecryptedSnapshot() {
+        byte[] key = new byte[32];
+        new java.util.Random(3).nextBytes(key);
+        client.resource(new SecretBuilder().withNewMetadata().withName("backup-key").withNamespace(NS).endMetadata()
+                .addToData("key", java.util.Base64.getEncoder().encodeToString(key)).build()).create();
+        java.util.concurrent.atomic.AtomicReference<dev.etcdoperator.storage.S3Settings> opened =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        runner = new RestoreDrillRunner(client, settings -> {
+            opened.set(settings);
+            return store;
+        }, (urls, tls) -> {
+            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "no etcd here", null);
+        }, Clock.systemUTC());
+        store.snapshotSha = "ef".repeat(32);
+        EtcdBackup backup = backup(60);
+        backup.getSpec().getS3().setClientSideEncryption(new dev.etcdoperator.api.v1beta2.S3ClientSideEncryption());
+        backup.getSpec().getS3().getClientSideEncryption().setSecretName("backup-key");
+
+        CompletableFuture<DrillVerdict.Outcome> drill = CompletableFuture.supplyAsync(() -> runner.drill(backup, "b/k"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> drillPods().size() == 1);
+        var secret = client.secrets().inNamespace(NS).withName("nightly-drill-snapshot").get();
+        String sha = secret.getStringData() != null && secret.getStringData().containsKey("sha256")
+                ? secret.getStringData().get("sha256")
+                : new String(java.util.Base64.getDecoder().decode(secret.getData().get("sha256")));
+        assertThat(sha).as("the pod checks the decrypted snapshot, not the ciphertext").isEqualTo(store.snapshotSha);
+        assertThat(opened.get().clientKey().fingerprint())
+                .isEqualTo(dev.etcdoperator.storage.BackupKey.of(key, "k").fingerprint());
+        Pod pod = drillPods().get(0);
+        pod.setStatus(new PodStatusBuilder().withPhase("Failed").withInitContainerStatuses(new ContainerStatusBuilder()
+                .withName(DrillPod.FETCH).withNewState().withNewTerminated().withExitCode(1).endTerminated()
+                .endState().build()).build());
+        client.pods().inNamespace(NS).resource(pod).updateStatus();
+        assertThat(drill.orTimeout(20, TimeUnit.SECONDS).join().reason()).isEqualTo(DrillVerdict.RESTORE_FAILED);
+        assertNothingLeft();
+    }
+
+    @Test
+    void anEncryptedBackupWhoseKeySecretIsGoneFailsTheDrillBeforeAnyPod() {
+        EtcdBackup backup = backup(60);
+        backup.getSpec().getS3().setClientSideEncryption(new dev.etcdoperator.api.v1beta2.S3ClientSideEncryption());
+        backup.getSpec().getS3().getClientSideEncryption().setSecretName("gone");
+        DrillVerdict.Outcome o = runner.drill(backup, "b/k");
+        assertThat(o.reason()).isEqualTo(DrillVerdict.DRILL_FAILED);
+        assertThat(o.message()).contains("Secret prod/gone (s3.clientSideEncryption.secretName) does not exist");
+        assertThat(store.presigned).isZero();
+        assertNothingLeft();
+    }
+
     /** One object b/k; what verify finds can be changed. */
     static final class FakeStore implements BackupStorage.Store {
         volatile String sha = SHA;
+        /** The decrypted snapshot's digest, when the object is encrypted; null for a plain object. */
+        volatile String snapshotSha;
         volatile BackupFailure verifyFails;
         volatile int presigned;
 
@@ -161,7 +212,9 @@ class RestoreDrillRunnerTest {
             if (verifyFails != null) {
                 throw verifyFails;
             }
-            return new VerifiedBackup(100, sha, 10L, "3.5.35", new ObjectVersion("\"e\"", null));
+            return snapshotSha == null ? new VerifiedBackup(100, sha, 10L, "3.5.35", new ObjectVersion("\"e\"", null))
+                    : new VerifiedBackup(100, sha, 10L, "3.5.35", new ObjectVersion("\"e\"", null), snapshotSha,
+                            "0123456789abcdef");
         }
 
         @Override

@@ -22,12 +22,15 @@ import dev.etcdoperator.sandbox.support.PrometheusText;
 import dev.etcdoperator.sandbox.support.RestoredEtcd;
 import dev.etcdoperator.sandbox.support.SandboxBackups;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
+import dev.etcdoperator.storage.BackupCipher;
+import dev.etcdoperator.storage.BackupKey;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -180,6 +183,56 @@ class EtcdBackupIT {
             assertThat(restored.keys("k-", kms.getEtcdRevision())).isEqualTo(written);
         }
         assertNoPartialObjects();
+    }
+
+    @Test
+    @Order(7)
+    void aClientSideEncryptedBackupStoresOnlyCiphertextAndRecordsBothDigests(@TempDir Path dir) throws Exception {
+        apply("cse", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/cse/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true,
+                     clientSideEncryption: {secretName: backup-key}}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        assertThat(awaitFailure("cse", "EncryptionKeySecretNotFound").getReason()).contains("openssl rand -base64 32");
+        keySecret("backup-key", "too short");
+        awaitFailure("cse", "EncryptionKeyInvalid");
+        assertThat(objects("cse/")).as("nothing is uploaded without a usable key").isEmpty();
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        keySecret("backup-key", java.util.Base64.getEncoder().encodeToString(key) + "\n");
+        EtcdBackupStatus status = awaitSucceeded("cse");
+
+        Path object = download("cse/snapshot.db", dir);
+        byte[] stored = Files.readAllBytes(object);
+        assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("etcdenc1");
+        assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain("value-1");
+        BackupKey backupKey = BackupKey.of(key, "backup-key");
+        assertThat(status.getEncryptionKeyFingerprint()).isEqualTo(backupKey.fingerprint());
+        assertThat(status.getBackupSize()).isEqualTo(stored.length);
+        assertThat(sha256(object)).isEqualTo(status.getBackupSha256());
+        assertThat(status.getSnapshotSha256()).matches("[0-9a-f]{64}").isNotEqualTo(status.getBackupSha256());
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("cse/snapshot.db")).metadata())
+                .containsEntry("etcd-backup-sha256", status.getBackupSha256())
+                .containsEntry("etcd-snapshot-sha256", status.getSnapshotSha256())
+                .containsEntry("etcd-snapshot-size", Long.toString(status.getSnapshotSize()))
+                .containsEntry("etcd-backup-encryption-key", backupKey.fingerprint())
+                .containsEntry("etcd-backup-encryption-secret", "backup-key[key]");
+        Path plain = dir.resolve("decrypted.db");
+        try (var in = BackupCipher.decrypt(Files.newInputStream(object), backupKey, "cse/snapshot.db")) {
+            Files.copy(in, plain);
+        }
+        assertThat(Files.size(plain)).isEqualTo(status.getSnapshotSize());
+        assertThat(sha256(plain)).isEqualTo(status.getSnapshotSha256());
+        try (RestoredEtcd restored = RestoredEtcd.restore(plain, dir.resolve("restore"))) {
+            assertThat(restored.keys("k-", status.getEtcdRevision())).isEqualTo(written);
+        }
+        assertNoPartialObjects();
+    }
+
+    static void keySecret(String name, String key) {
+        client().resource(new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+                .addToData("key", java.util.Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1)))
+                .build()).createOr(NonDeletingOperation::update);
     }
 
     @Test

@@ -220,6 +220,45 @@ class EtcdRestoreIT {
     }
 
     @Test
+    @Order(8)
+    void aClientSideEncryptedBackupRestoresWithItsKeyAndAnotherKeyIsRefusedBeforeAnythingChanges() {
+        keySecret("backup-key");
+        keySecret("other-key");
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(CLUSTER));
+        for (int i = 0; i < 10; i++) {
+            etcdctl.put("enc-" + i, "secret-" + i);
+        }
+        applyBackup("benc", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/alpha/enc.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true,
+                     clientSideEncryption: {secretName: backup-key}}
+                """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
+        EtcdBackupStatus backup = backups.awaitSucceeded("benc");
+        Map<String, String> backedUp = dump();
+        String path = BUCKET + "/alpha/enc.db";
+
+        EtcdRestoreStatus wrong = assertRefusedUntouched("enc-wrong-key", path, "DecryptionFailed",
+                ", clientSideEncryption: {secretName: other-key}");
+        assertThat(wrong.getReason()).contains(backup.getEncryptionKeyFingerprint());
+        assertThat(assertRefusedUntouched("enc-no-key", path, "DecryptionFailed", "").getReason())
+                .contains("s3.clientSideEncryption");
+
+        etcdctl.put("enc-later", "not in the backup");
+        apply("enc-r", CLUSTER, path, ", clientSideEncryption: {secretName: backup-key}");
+        EtcdRestoreStatus restored = awaitRestored("enc-r");
+        assertThat(dump()).isEqualTo(backedUp);
+        assertThat(restored.getBackupSha256()).isEqualTo(backup.getBackupSha256());
+        assertThat(restored.getSnapshotSha256()).isEqualTo(backup.getSnapshotSha256());
+    }
+
+    static void keySecret(String name) {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        client().resource(new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+                .addToData("key", java.util.Base64.getEncoder().encodeToString(key)).build()).create();
+    }
+
+    @Test
     @Order(5)
     void aMissingTemplateClusterIsRefused() {
         apply("no-template", "nosuchcluster", BUCKET + "/alpha/b1.db");
@@ -315,10 +354,15 @@ class EtcdRestoreIT {
     // ---- helpers
 
     static EtcdRestoreStatus assertRefusedUntouched(String name, String path, String reason) {
+        return assertRefusedUntouched(name, path, reason, "");
+    }
+
+    /** @param s3Fields more fields of {@code spec.s3}, each with a leading comma */
+    static EtcdRestoreStatus assertRefusedUntouched(String name, String path, String reason, String s3Fields) {
         String uid = uid();
         Map<String, String> before = dump();
         List<String> podsBefore = clusters.pods(CLUSTER).stream().map(p -> p.getMetadata().getUid()).sorted().toList();
-        restore(name, path);
+        apply(name, CLUSTER, path, s3Fields);
         EtcdRestoreStatus status = awaitFailed(name, reason);
         assertThat(status.getPhase()).isEqualTo("Failed");
         assertThat(status.getReason()).contains("nothing was changed");
@@ -336,6 +380,11 @@ class EtcdRestoreIT {
     }
 
     static void apply(String name, String cluster, String path) {
+        apply(name, cluster, path, "");
+    }
+
+    /** @param s3Fields more fields of {@code spec.s3}, each with a leading comma */
+    static void apply(String name, String cluster, String path, String s3Fields) {
         client().resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdRestore
@@ -343,8 +392,8 @@ class EtcdRestoreIT {
                 spec:
                   etcdCluster: {name: %s}
                   backupStorageType: S3
-                  s3: {path: "%s", awsSecret: aws, endpoint: "%s", forcePathStyle: true}
-                """.formatted(name, NS, cluster, path, sandbox.s3().endpoint()), EtcdRestore.class)).create();
+                  s3: {path: "%s", awsSecret: aws, endpoint: "%s", forcePathStyle: true%s}
+                """.formatted(name, NS, cluster, path, sandbox.s3().endpoint(), s3Fields), EtcdRestore.class)).create();
     }
 
     static EtcdRestoreStatus restoreStatus(String name) {

@@ -69,6 +69,8 @@ record OperatorInstall(String namespace, String serviceAccount, String podName, 
                 env.put(var.getName(), switch (field) {
                     case "metadata.namespace" -> NAMESPACE;
                     case "metadata.name" -> podName;
+                    // the operator process runs on the host, which every sandbox pod reaches at 127.0.0.1
+                    case "status.podIP" -> "127.0.0.1";
                     default -> throw new IllegalStateException("the chart's Deployment reads " + field
                             + ", which the sandbox does not provide to the operator process");
                 });

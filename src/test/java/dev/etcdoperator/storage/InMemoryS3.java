@@ -203,6 +203,21 @@ final class InMemoryS3 implements S3Client {
     }
 
     @Override
+    public synchronized software.amazon.awssdk.core.ResponseInputStream<software.amazon.awssdk.services.s3.model.GetObjectResponse> getObject(
+            software.amazon.awssdk.services.s3.model.GetObjectRequest r) {
+        bucket(r.bucket());
+        Obj o = objects.get(r.key());
+        if (o == null) {
+            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
+        }
+        var response = software.amazon.awssdk.services.s3.model.GetObjectResponse.builder()
+                .contentLength((long) o.data().length).metadata(o.metadata()).eTag("\"e" + o.hashCode() + "\"")
+                .build();
+        return new software.amazon.awssdk.core.ResponseInputStream<>(response,
+                software.amazon.awssdk.http.AbortableInputStream.create(new java.io.ByteArrayInputStream(o.data())));
+    }
+
+    @Override
     public CopyObjectResponse copyObject(CopyObjectRequest r) {
         synchronized (this) {
             if (failCopy) {

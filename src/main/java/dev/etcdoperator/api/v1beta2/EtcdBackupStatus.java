@@ -44,6 +44,17 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @JsonPropertyDescription("Hex SHA-256 of the last successful backup.")
     private String backupSha256;
 
+    @JsonPropertyDescription("With client-side encryption: hex SHA-256 of the snapshot before it was encrypted "
+            + "(backupSha256 is then the stored ciphertext's); what a restore checks the decrypted snapshot against.")
+    private String snapshotSha256;
+
+    @JsonPropertyDescription("With client-side encryption: bytes of the snapshot before it was encrypted.")
+    private Long snapshotSize;
+
+    @JsonPropertyDescription("With client-side encryption: the fingerprint of the key the last successful backup was "
+            + "encrypted with (never the key); a restore needs the Secret holding the key of this fingerprint.")
+    private String encryptionKeyFingerprint;
+
     @JsonPropertyDescription("RFC 3339 time the last attempt ended, successful or not.")
     private String lastAttemptDate;
 
@@ -268,5 +279,29 @@ public class EtcdBackupStatus implements ConditionedStatus {
     @Override
     public void setObservedGeneration(Long observedGeneration) {
         this.observedGeneration = observedGeneration;
+    }
+
+    public String getSnapshotSha256() {
+        return snapshotSha256;
+    }
+
+    public void setSnapshotSha256(String snapshotSha256) {
+        this.snapshotSha256 = snapshotSha256;
+    }
+
+    public Long getSnapshotSize() {
+        return snapshotSize;
+    }
+
+    public void setSnapshotSize(Long snapshotSize) {
+        this.snapshotSize = snapshotSize;
+    }
+
+    public String getEncryptionKeyFingerprint() {
+        return encryptionKeyFingerprint;
+    }
+
+    public void setEncryptionKeyFingerprint(String encryptionKeyFingerprint) {
+        this.encryptionKeyFingerprint = encryptionKeyFingerprint;
     }
 }

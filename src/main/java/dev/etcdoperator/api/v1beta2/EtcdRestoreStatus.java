@@ -43,6 +43,10 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("Hex SHA-256 of the backup, as read and verified by the preflight.")
     private String backupSha256;
 
+    @JsonPropertyDescription("With a client-side encrypted backup: hex SHA-256 of the decrypted snapshot, as the "
+            + "preflight verified it; the seed member checks what it receives against it.")
+    private String snapshotSha256;
+
     @JsonPropertyDescription("Bytes of the backup, as read and verified by the preflight.")
     private Long backupSize;
 
@@ -234,5 +238,13 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @Override
     public void setObservedGeneration(Long observedGeneration) {
         this.observedGeneration = observedGeneration;
+    }
+
+    public String getSnapshotSha256() {
+        return snapshotSha256;
+    }
+
+    public void setSnapshotSha256(String snapshotSha256) {
+        this.snapshotSha256 = snapshotSha256;
     }
 }

@@ -35,6 +35,12 @@ public class S3Source {
             + "without it.")
     private S3ServerSideEncryption serverSideEncryption;
 
+    @JsonPropertyDescription("Additive: client-side envelope encryption of the snapshot with a key from a Secret "
+            + "(AES-256-GCM in 1 MiB segments, a random data key per backup wrapped by that key). On a backup, every "
+            + "object is encrypted before it leaves the operator; on a restore (and a backup's restore drills), the "
+            + "key the backup was taken with, which must be given to read an encrypted backup.")
+    private S3ClientSideEncryption clientSideEncryption;
+
     public String getPath() {
         return path;
     }
@@ -73,5 +79,13 @@ public class S3Source {
 
     public void setServerSideEncryption(S3ServerSideEncryption serverSideEncryption) {
         this.serverSideEncryption = serverSideEncryption;
+    }
+
+    public S3ClientSideEncryption getClientSideEncryption() {
+        return clientSideEncryption;
+    }
+
+    public void setClientSideEncryption(S3ClientSideEncryption clientSideEncryption) {
+        this.clientSideEncryption = clientSideEncryption;
     }
 }

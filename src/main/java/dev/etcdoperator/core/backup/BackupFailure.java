@@ -23,6 +23,15 @@ public class BackupFailure extends RuntimeException {
     /** The store did not encrypt the object as {@code s3.serverSideEncryption} asked. */
     public static final String NOT_ENCRYPTED = "S3ObjectNotEncrypted";
     public static final String TIMEOUT = "BackupTimeout";
+    /** The Secret {@code s3.clientSideEncryption} names does not exist. */
+    public static final String ENCRYPTION_KEY_NOT_FOUND = "EncryptionKeySecretNotFound";
+    /** The key in that Secret is missing or not 32 bytes (raw, or base64). */
+    public static final String ENCRYPTION_KEY_INVALID = "EncryptionKeyInvalid";
+    /**
+     * A client-side encrypted backup cannot be read with the key given (another key, none, or a key for an object
+     * that is not encrypted), or its ciphertext is damaged.
+     */
+    public static final String DECRYPTION_FAILED = "DecryptionFailed";
     /** The source's revision is lower than the last backup's: the cluster lost data, or it is another cluster. */
     public static final String REVISION_WENT_BACK = "RevisionWentBack";
     /** The cluster is not the one the last backup came from (its etcd cluster ID or its EtcdCluster uid changed). */

@@ -13,6 +13,17 @@ public final class BackupMetadata {
     /** metadata.uid of the EtcdCluster the backup names, when it names one. */
     public static final String CLUSTER_UID = "etcd-cluster-uid";
 
+    /** Client-side encryption: the format ({@code BackupCipher.FORMAT}); absent on an object that is not encrypted. */
+    public static final String ENCRYPTION = "etcd-backup-encryption";
+    /** The fingerprint of the key that wraps the object's data key (never the key). */
+    public static final String ENCRYPTION_KEY = "etcd-backup-encryption-key";
+    /** The Secret that key was read from when the backup was taken, {@code <secret>[<entry>]}. */
+    public static final String ENCRYPTION_SECRET = "etcd-backup-encryption-secret";
+    /** The SHA-256 (hex) of the snapshot before encryption; {@link #SHA256} is the stored object's. */
+    public static final String SNAPSHOT_SHA256 = "etcd-snapshot-sha256";
+    /** The snapshot's size before encryption; {@link #SIZE} is the stored object's. */
+    public static final String SNAPSHOT_SIZE = "etcd-snapshot-size";
+
     private BackupMetadata() {
     }
 }

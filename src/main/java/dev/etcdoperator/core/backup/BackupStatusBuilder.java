@@ -47,6 +47,10 @@ public final class BackupStatusBuilder {
         status.setBackupPath(taken.path());
         status.setBackupSize(taken.size());
         status.setBackupSha256(taken.sha256());
+        BackupTaken.Encrypted encrypted = taken.encrypted();
+        status.setSnapshotSha256(encrypted == null ? null : encrypted.snapshotSha256());
+        status.setSnapshotSize(encrypted == null ? null : encrypted.snapshotSize());
+        status.setEncryptionKeyFingerprint(encrypted == null ? null : encrypted.keyFingerprint());
         status.setBackupKeyspace(keyspace(taken.keyspace()));
         status.setBackupsSinceDrill((status.getBackupsSinceDrill() == null ? 0 : status.getBackupsSinceDrill()) + 1);
         String message = taken.describe();

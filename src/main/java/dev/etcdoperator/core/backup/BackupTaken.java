@@ -13,13 +13,26 @@ import java.util.List;
  * @param retentionProblem why retention could not be applied, or null
  * @param keyspace         what the member said about its keyspace at {@code revision}, or null when it could not
  *                         be read (a restore drill then compares the revision only)
+ * @param encrypted        what client-side encryption recorded, or null when the backup is not encrypted ({@code size}
+ *                         and {@code sha256} are then the snapshot's; with it, the stored ciphertext's)
  */
 public record BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
         String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem,
-        KeyspaceFingerprint keyspace) {
+        KeyspaceFingerprint keyspace, Encrypted encrypted) {
+
+    /** The snapshot before client-side encryption, and the fingerprint of the key that encrypted it. */
+    public record Encrypted(long snapshotSize, String snapshotSha256, String keyFingerprint) {
+    }
 
     public BackupTaken {
         deleted = List.copyOf(deleted);
+    }
+
+    public BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
+            String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem,
+            KeyspaceFingerprint keyspace) {
+        this(path, size, sha256, revision, etcdVersion, member, etcdClusterId, clusterUid, took, deleted,
+                retentionProblem, keyspace, null);
     }
 
     public BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
@@ -30,7 +43,8 @@ public record BackupTaken(String path, long size, String sha256, long revision, 
 
     public String describe() {
         return "backup of revision " + revision + " from " + member + " stored at " + path + " (" + size
-                + " bytes, sha256 " + sha256 + ") in " + took.toMillis() + " ms"
+                + " bytes, sha256 " + sha256 + (encrypted == null ? "" : "; encrypted with key "
+                + encrypted.keyFingerprint() + ", snapshot sha256 " + encrypted.snapshotSha256()) + ") in " + took.toMillis() + " ms"
                 + (deleted.isEmpty() ? "" : "; retention deleted " + String.join(", ", deleted));
     }
 }

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.ResourceName;
+import dev.etcdoperator.api.v1beta2.S3ClientSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.api.v1beta2.StorageType;
@@ -13,6 +14,7 @@ import dev.etcdoperator.api.v1beta2.StorageType;
 /** Collects field errors; the checks shared by the three kinds. */
 final class Checks {
     private static final Pattern S3_PATH = Pattern.compile(S3Source.PATH_PATTERN);
+    private static final Pattern SECRET_KEY = Pattern.compile(S3ClientSideEncryption.SECRET_KEY_PATTERN);
     private static final Pattern KMS_KEY_ID = Pattern.compile(S3ServerSideEncryption.KMS_KEY_ID_PATTERN);
     private static final Pattern S3_ENDPOINT = Pattern.compile(InputRules.S3_ENDPOINT);
     private static final Pattern NAME = Pattern.compile(ResourceName.PATTERN);
@@ -154,6 +156,19 @@ final class Checks {
                             S3ServerSideEncryption.KMS_KEY_ID_MAX_LENGTH,
                             "a KMS key id, ARN or alias of letters, digits and : / _ . + = , @ -");
                 }
+            }
+        }
+        S3ClientSideEncryption cse = s3.getClientSideEncryption();
+        if (cse != null) {
+            String path = s3Path + ".clientSideEncryption";
+            if (blank(cse.getSecretName())) {
+                fail(path + ".secretName", "Required value");
+            } else {
+                requireName(path + ".secretName", cse.getSecretName());
+            }
+            if (!blank(cse.getKey())) {
+                requireFormat(path + ".key", cse.getKey(), SECRET_KEY, S3ClientSideEncryption.SECRET_KEY_MAX_LENGTH,
+                        "a Secret's data key: letters, digits and - _ .");
             }
         }
     }

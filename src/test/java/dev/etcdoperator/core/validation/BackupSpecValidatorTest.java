@@ -10,6 +10,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterRef;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
 import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
+import dev.etcdoperator.api.v1beta2.S3ClientSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3ServerSideEncryption;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,33 @@ class BackupSpecValidatorTest {
             spec.getS3().setServerSideEncryption(sse("aws:kms", hostile));
             assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.serverSideEncryption.kmsKeyId");
         }
+    }
+
+    @Test
+    void clientSideEncryptionNamesASecretAndOptionallyItsEntry() {
+        EtcdBackupSpec spec = backup();
+        spec.getS3().setClientSideEncryption(cse("backup-key", null));
+        assertThat(paths(spec)).isEmpty();
+        spec.getS3().setClientSideEncryption(cse("backup-key", "key-2025_01.b64"));
+        assertThat(paths(spec)).isEmpty();
+
+        spec.getS3().setClientSideEncryption(cse(null, null));
+        assertThat(paths(spec)).containsExactly("spec.s3.clientSideEncryption.secretName");
+        for (String hostile : List.of("../key", "Key", "key;rm", "k".repeat(64))) {
+            spec.getS3().setClientSideEncryption(cse(hostile, null));
+            assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.clientSideEncryption.secretName");
+        }
+        for (String hostile : List.of("a/b", "$(id)", "k\n", "k".repeat(254))) {
+            spec.getS3().setClientSideEncryption(cse("backup-key", hostile));
+            assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.clientSideEncryption.key");
+        }
+    }
+
+    private static S3ClientSideEncryption cse(String secretName, String key) {
+        S3ClientSideEncryption cse = new S3ClientSideEncryption();
+        cse.setSecretName(secretName);
+        cse.setKey(key);
+        return cse;
     }
 
     private static S3ServerSideEncryption sse(String algorithm, String kmsKeyId) {

@@ -23,8 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.sandbox.support.BenchmarkData;
+import dev.etcdoperator.storage.BackupCipher;
+import dev.etcdoperator.storage.BackupKey;
+import dev.etcdoperator.storage.BackupStore;
+import dev.etcdoperator.storage.S3Settings;
+import dev.etcdoperator.storage.ServerSideEncryption;
 import dev.etcdoperator.storage.SnapshotUpload;
 import dev.etcdoperator.storage.Uploaded;
+import dev.etcdoperator.storage.VerifiedBackup;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -50,7 +56,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>System properties: {@code benchmark.runs} (1), {@code benchmark.uploadMiB} (1024), {@code benchmark.stores}
  * ({@code disk,tmpfs}), {@code benchmark.variants} (part-size x parallel-parts pairs, {@code 8388608x2}),
- * {@code benchmark.chunkedEncoding} (false, as in the operator's client; true for the SDK's default aws-chunked bodies).
+ * {@code benchmark.chunkedEncoding} (false, as in the operator's client; true for the SDK's default aws-chunked bodies),
+ * {@code benchmark.encryption} (true: client-side encryption beside the same path without it).
  */
 class SnapshotUploadBenchmark {
     static final int RUNS = Integer.getInteger("benchmark.runs", 1);
@@ -58,6 +65,7 @@ class SnapshotUploadBenchmark {
     static final String STORES = System.getProperty("benchmark.stores", "disk,tmpfs");
     static final String VARIANTS = System.getProperty("benchmark.variants", "8388608x2");
     static final boolean CHUNKED = Boolean.parseBoolean(System.getProperty("benchmark.chunkedEncoding", "false"));
+    static final boolean ENCRYPTION = Boolean.parseBoolean(System.getProperty("benchmark.encryption", "true"));
     static final String BUCKET = "bench";
     static final int RAW_PART = 8 * 1024 * 1024;
     static final Path WORK = Path.of("target", "snapshot-upload-benchmark").toAbsolutePath();
@@ -130,9 +138,68 @@ class SnapshotUploadBenchmark {
             assertThat(uploaded.size()).isEqualTo(size);
             operationSeconds.forEach((op, s) -> add(label + ", " + op + " summed (s)", s));
         }
+        if (ENCRYPTION) {
+            measureEncryption(store, server, s3, prefix, file, size);
+        }
         for (S3Object o : s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(prefix)).contents()) {
             s3.deleteObject(b -> b.bucket(BUCKET).key(o.key()));
         }
+    }
+
+    /**
+     * Client-side encryption beside the same path without it, in the same run: the upload (8 MiB x 2) of the plain
+     * and of the encrypted stream, the read-back verification of each (the restore's preflight: the encrypted one
+     * decrypted and both digests checked), and the cipher alone, in memory, with no store.
+     */
+    private void measureEncryption(String store, S3Server server, S3Client s3, String prefix, Path file, long size)
+            throws Exception {
+        byte[] keyBytes = new byte[32];
+        new Random(5).nextBytes(keyBytes);
+        BackupKey key = BackupKey.of(keyBytes, "bench/key[key]");
+        S3Settings settings = new S3Settings(S3Server.ACCESS_KEY, S3Server.SECRET_KEY, null, S3Server.REGION,
+                URI.create(server.endpoint()), true);
+        for (BackupKey k : new BackupKey[] {null, key}) {
+            String label = store + ": " + (k == null ? "plain" : "encrypted");
+            S3Location target = new S3Location(BUCKET, prefix + (k == null ? "plain.db" : "encrypted.db"));
+            SnapshotUpload upload = new SnapshotUpload(s3, 8 * 1024 * 1024, 2, ServerSideEncryption.NONE, k);
+            dev.etcdoperator.sandbox.support.CpuTimes cpu = cpu(server);
+            long t0 = System.nanoTime();
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                upload.upload(in, target, Map.of("etcd-revision", "1", "etcd-backup-owner", "bench/upload"),
+                        Instant.now().plus(Duration.ofMinutes(10)));
+            }
+            add(label + " upload 8388608 x 2 (MB/s of snapshot)", size / 1e6 / seconds(t0));
+            cpu(server).since(cpu).forEach((process, used) -> add(label + " upload, CPU of " + process + " (s)", used));
+            BackupStore reader = new BackupStore(s3, k == null ? settings : settings.withClientKey(k), 8 * 1024 * 1024, 2);
+            t0 = System.nanoTime();
+            VerifiedBackup verified = reader.verify(target);
+            add(label + " read and verify (MB/s of snapshot)", size / 1e6 / seconds(t0));
+            assertThat(verified.snapshotSha256()).isEqualTo(sha256(file));
+        }
+        long t0 = System.nanoTime();
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+                InputStream cipher = BackupCipher.encrypt(in, key)) {
+            cipher.transferTo(OutputStream.nullOutputStream());
+        }
+        add(store + ": cipher alone, encrypt from the file (MB/s)", size / 1e6 / seconds(t0));
+        t0 = System.nanoTime();
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+                InputStream plain = BackupCipher.decrypt(BackupCipher.encrypt(in, key), key, "bench")) {
+            plain.transferTo(OutputStream.nullOutputStream());
+        }
+        add(store + ": cipher alone, encrypt and decrypt from the file (MB/s)", size / 1e6 / seconds(t0));
+    }
+
+    private static String sha256(Path file) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] b = new byte[1 << 16];
+            int n;
+            while ((n = in.read(b)) >= 0) {
+                sha.update(b, 0, n);
+            }
+        }
+        return java.util.HexFormat.of().formatHex(sha.digest());
     }
 
     /** Random bytes, a multiple of 512, then their SHA-256: what etcd sends as a snapshot. */
