@@ -81,6 +81,15 @@ final class ClusterObserver {
      */
     Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
             List<EtcdBackup> backups) {
+        return observe(cluster, pods, claims, clientTls, backups, null);
+    }
+
+    /**
+     * @param tlsFingerprint the fingerprint of the cluster's TLS Secrets as they are now, or null without TLS: a pod
+     *                       started on another (or not saying which) runs on stale TLS material
+     */
+    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
+            List<EtcdBackup> backups, String tlsFingerprint) {
         EtcdClusterSpec spec = cluster.getSpec();
         String name = cluster.getMetadata().getName();
         String namespace = cluster.getMetadata().getNamespace();
@@ -93,7 +102,7 @@ final class ClusterObserver {
         Map<String, String> clientUrlByPod = new HashMap<>();
         Set<String> addresses = new HashSet<>();
         for (Pod pod : pods) {
-            MemberPod memberPod = memberPod(pod);
+            MemberPod memberPod = memberPod(pod, tlsFingerprint);
             memberPods.add(memberPod);
             String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
             if (ip != null && !ip.isBlank() && memberPod.running() && !memberPod.terminating()) {
@@ -224,6 +233,17 @@ final class ClusterObserver {
             }
         }
         return DatabaseSpace.DEFAULT_QUOTA_BYTES;
+    }
+
+    /** The pod as the planner sees it; stale when it was started on other TLS material than {@code tlsFingerprint}. */
+    static MemberPod memberPod(Pod pod, String tlsFingerprint) {
+        MemberPod seen = memberPod(pod);
+        if (tlsFingerprint == null) {
+            return seen;
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String started = annotations == null ? null : annotations.get(ClusterResources.TLS_FINGERPRINT_ANNOTATION);
+        return tlsFingerprint.equals(started) ? seen : seen.withStaleTls();
     }
 
     static MemberPod memberPod(Pod pod) {

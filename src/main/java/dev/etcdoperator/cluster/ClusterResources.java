@@ -69,6 +69,12 @@ public final class ClusterResources {
     public static final String PEER_TLS_VOLUME = "member-peer-tls";
     public static final String SERVER_TLS_VOLUME = "member-server-tls";
     public static final String OPERATOR_TLS_VOLUME = "etcd-client-tls";
+    /**
+     * On a member pod of a cluster with TLS: the fingerprint of the TLS Secrets' content the pod was started on (see
+     * {@link MemberTlsKeys#fingerprint()}). A pod whose value differs from the Secrets' current one, or that has none,
+     * is restarted on the current content, one member at a time.
+     */
+    public static final String TLS_FINGERPRINT_ANNOTATION = "etcd.database.coreos.com/tls-fingerprint";
 
     private ClusterResources() {
     }
@@ -205,6 +211,12 @@ public final class ClusterResources {
         ObjectMeta meta = owned(cluster, member.member(), labels);
         if (policy.getAnnotations() != null) {
             meta.setAnnotations(new LinkedHashMap<>(policy.getAnnotations()));
+        }
+        if (tlsKeys.fingerprint() != null && (peerSecret(spec) != null || serverSecret(spec) != null)) {
+            Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>()
+                    : meta.getAnnotations();
+            annotations.put(TLS_FINGERPRINT_ANNOTATION, tlsKeys.fingerprint());
+            meta.setAnnotations(annotations);
         }
 
         String peerSecret = peerSecret(spec);

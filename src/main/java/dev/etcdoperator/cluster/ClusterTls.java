@@ -1,6 +1,11 @@
 package dev.etcdoperator.cluster;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
@@ -83,7 +88,8 @@ final class ClusterTls {
         }
         MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
                 serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
-                clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys());
+                clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys(),
+                fingerprint(peerFound, serverFound, clientFound));
         EtcdTls tls = server == null ? null : clientFound.tls();
         List<CertificateValidity> certificates = new ArrayList<>();
         for (Found found : new Found[] { peerFound, serverFound, clientFound }) {
@@ -94,8 +100,43 @@ final class ClusterTls {
         return new Loaded(tls, keys, null, certificates);
     }
 
+    /**
+     * SHA-256 (hex) of what members are started on: each Secret's role, name and the values of the keys its layout
+     * uses (certificate, key, CA bundle); other keys of the Secrets, their labels and their resource versions do
+     * not count, so a Secret written again with the same material changes nothing.
+     */
+    static String fingerprint(Found peer, Found server, Found client) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        String[] roles = { "peer", "server", "operator" };
+        Found[] found = { peer, server, client };
+        for (int i = 0; i < found.length; i++) {
+            if (found[i] == null) {
+                continue;
+            }
+            update(sha, roles[i].getBytes(StandardCharsets.UTF_8));
+            update(sha, found[i].name().getBytes(StandardCharsets.UTF_8));
+            for (String key : found[i].keys().names()) {
+                update(sha, key.getBytes(StandardCharsets.UTF_8));
+                byte[] value = SecretData.value(found[i].secret(), key);
+                update(sha, value == null ? new byte[0] : value);
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /** Length first, so that no two different sequences of values give the same input. */
+    private static void update(MessageDigest sha, byte[] value) {
+        sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(value.length).array());
+        sha.update(value);
+    }
+
     /** A secret's layout and its material. */
-    private record Found(String name, TlsSecretKeys keys, Secret secret) {
+    record Found(String name, TlsSecretKeys keys, Secret secret) {
         EtcdTls tls() {
             return new EtcdTls(SecretData.value(secret, keys.ca()), SecretData.value(secret, keys.cert()),
                     SecretData.value(secret, keys.key()));

@@ -222,7 +222,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();
         try {
-            observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster));
+            observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster),
+                    tlsKeys.fingerprint());
         } catch (IllegalArgumentException e) {
             // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
             return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"

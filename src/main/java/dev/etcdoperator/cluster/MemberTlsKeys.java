@@ -1,11 +1,17 @@
 package dev.etcdoperator.cluster;
 
 /**
- * The layout of each TLS Secret a member mounts (peer, server, and the operator's client Secret that its readiness
- * probe uses), as found when the Secrets were checked.
+ * What a member is started on from its TLS Secrets: the layout of each Secret it mounts (peer, server, and the
+ * operator's client Secret that its readiness probe uses), as found when the Secrets were checked, and a fingerprint
+ * of their content (null without TLS), which the member's pod records so that a later change of the Secrets shows.
  */
-public record MemberTlsKeys(TlsSecretKeys peer, TlsSecretKeys server, TlsSecretKeys operator) {
+public record MemberTlsKeys(TlsSecretKeys peer, TlsSecretKeys server, TlsSecretKeys operator, String fingerprint) {
     /** The CoreOS operator's names for every Secret. */
     public static final MemberTlsKeys COREOS = new MemberTlsKeys(TlsSecretKeys.PEER, TlsSecretKeys.SERVER,
             TlsSecretKeys.CLIENT);
+
+    /** Without a fingerprint. */
+    public MemberTlsKeys(TlsSecretKeys peer, TlsSecretKeys server, TlsSecretKeys operator) {
+        this(peer, server, operator, null);
+    }
 }
