@@ -27,6 +27,7 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
+import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.etcd.EtcdAdmin;
 import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
@@ -233,6 +234,31 @@ final class ClusterObserver {
             }
         }
         return DatabaseSpace.DEFAULT_QUOTA_BYTES;
+    }
+
+    /**
+     * The TLS material each live pod says it was started on (its fingerprint, the CAs it trusted and the CAs that
+     * issued its certificates), by pod name; pods without a fingerprint are left out.
+     */
+    static Map<String, TlsMaterial> tlsStartedOn(List<Pod> pods) {
+        Map<String, TlsMaterial> started = new HashMap<>();
+        for (Pod pod : pods) {
+            Map<String, String> a = pod.getMetadata().getAnnotations();
+            if (pod.getMetadata().getDeletionTimestamp() != null || a == null
+                    || a.get(ClusterResources.TLS_FINGERPRINT_ANNOTATION) == null) {
+                continue;
+            }
+            started.put(pod.getMetadata().getName(), new TlsMaterial(a.get(ClusterResources.TLS_FINGERPRINT_ANNOTATION),
+                    ids(a.get(ClusterResources.TLS_TRUSTED_CAS_ANNOTATION)),
+                    ids(a.get(ClusterResources.TLS_ISSUING_CAS_ANNOTATION))));
+        }
+        return started;
+    }
+
+    private static Set<String> ids(String list) {
+        return list == null || list.isBlank() ? Set.of()
+                : java.util.Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty())
+                        .collect(Collectors.toSet());
     }
 
     /** The pod as the planner sees it; stale when it was started on other TLS material than {@code tlsFingerprint}. */

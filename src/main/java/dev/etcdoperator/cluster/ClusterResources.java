@@ -75,6 +75,10 @@ public final class ClusterResources {
      * is restarted on the current content, one member at a time.
      */
     public static final String TLS_FINGERPRINT_ANNOTATION = "etcd.database.coreos.com/tls-fingerprint";
+    /** On a member pod of a cluster with TLS: the CAs its bundles trusted when it started (see {@link CaIds}). */
+    public static final String TLS_TRUSTED_CAS_ANNOTATION = "etcd.database.coreos.com/tls-trusted-cas";
+    /** On a member pod of a cluster with TLS: the CAs that issued the certificates it started with. */
+    public static final String TLS_ISSUING_CAS_ANNOTATION = "etcd.database.coreos.com/tls-issuing-cas";
 
     private ClusterResources() {
     }
@@ -216,6 +220,10 @@ public final class ClusterResources {
             Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>()
                     : meta.getAnnotations();
             annotations.put(TLS_FINGERPRINT_ANNOTATION, tlsKeys.fingerprint());
+            annotations.put(TLS_TRUSTED_CAS_ANNOTATION, String.join(",",
+                    new java.util.TreeSet<>(tlsKeys.material().trusted())));
+            annotations.put(TLS_ISSUING_CAS_ANNOTATION, String.join(",",
+                    new java.util.TreeSet<>(tlsKeys.material().issuers())));
             meta.setAnnotations(annotations);
         }
 

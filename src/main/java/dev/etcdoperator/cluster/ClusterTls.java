@@ -7,9 +7,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.core.cluster.CertificateValidity;
+import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.support.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -24,6 +27,8 @@ import io.fabric8.kubernetes.api.model.Secret;
 final class ClusterTls {
     static final String REASON_MISSING = "TLSSecretMissing";
     static final String REASON_INVALID = "TLSSecretInvalid";
+    /** The Secrets changed so that members still on the old content and members on the new would not trust each other. */
+    static final String REASON_UNSAFE_CHANGE = "TLSChangeUnsafe";
 
     /**
      * What the secrets gave: the operator's client TLS (null when members serve plain http) and the layout of each
@@ -89,7 +94,7 @@ final class ClusterTls {
         MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
                 serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
                 clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys(),
-                fingerprint(peerFound, serverFound, clientFound));
+                material(peerFound, serverFound, clientFound));
         EtcdTls tls = server == null ? null : clientFound.tls();
         List<CertificateValidity> certificates = new ArrayList<>();
         for (Found found : new Found[] { peerFound, serverFound, clientFound }) {
@@ -98,6 +103,20 @@ final class ClusterTls {
             }
         }
         return new Loaded(tls, keys, null, certificates);
+    }
+
+    /** The Secrets' fingerprint, the CAs their bundles trust and the CAs that issued their certificates. */
+    static TlsMaterial material(Found peer, Found server, Found client) {
+        Set<String> trusted = new TreeSet<>();
+        Set<String> issuers = new TreeSet<>();
+        for (Found f : new Found[] { peer, server, client }) {
+            if (f != null) {
+                byte[] bundle = SecretData.value(f.secret(), f.keys().ca());
+                trusted.addAll(CaIds.of(bundle));
+                CaIds.issuer(SecretData.value(f.secret(), f.keys().cert()), bundle).ifPresent(issuers::add);
+            }
+        }
+        return new TlsMaterial(fingerprint(peer, server, client), trusted, issuers);
     }
 
     /**

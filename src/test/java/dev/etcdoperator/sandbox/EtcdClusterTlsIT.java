@@ -305,6 +305,32 @@ class EtcdClusterTlsIT {
     }
 
     /**
+     * A new CA put in together with its certificates, in one go, would cut restarted members off from the others:
+     * the operator refuses it, restarts nothing, and carries on once the Secrets are put back.
+     */
+    @Test
+    @Order(6)
+    void aNewCaPutInAtOnceIsRefusedAndNothingRestarts() throws IOException {
+        makeCertificates(certs.resolve("third"), "etcd-operator test CA 3");
+        Set<String> uids = pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        replaceSecrets("third/", "third/ca.crt");
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            EtcdClusterStatus s = status();
+            assertThat(s.getReason()).isEqualTo("TLSChangeUnsafe");
+            assertThat(tlsCondition(s).getStatus()).isEqualTo("False");
+            assertThat(tlsCondition(s).getMessage()).contains("trusts only CA", "that issued the new certificates");
+            assertThat(events()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("TLSChangeUnsafe"));
+        });
+        await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).until(() -> pods().stream()
+                .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()).equals(uids));
+
+        replaceSecrets("next/", "next/ca.crt");
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(tlsCondition(status()).getStatus()).isEqualTo("True"));
+        awaitConverged(3);
+        assertThat(pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet())).isEqualTo(uids);
+    }
+
+    /**
      * Waits until none of {@code before} is left, every member runs on the Secrets as they are and the cluster has
      * converged; returns the member pods then.
      */
