@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
@@ -216,14 +217,14 @@ public final class ClusterResources {
         if (policy.getAnnotations() != null) {
             meta.setAnnotations(new LinkedHashMap<>(policy.getAnnotations()));
         }
-        if (tlsKeys.fingerprint() != null && (peerSecret(spec) != null || serverSecret(spec) != null)) {
+        if (tlsKeys.material() != null) {
             Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>()
                     : meta.getAnnotations();
             annotations.put(TLS_FINGERPRINT_ANNOTATION, tlsKeys.fingerprint());
             annotations.put(TLS_TRUSTED_CAS_ANNOTATION, String.join(",",
-                    new java.util.TreeSet<>(tlsKeys.material().trusted())));
+                    new TreeSet<>(tlsKeys.material().trusted())));
             annotations.put(TLS_ISSUING_CAS_ANNOTATION, String.join(",",
-                    new java.util.TreeSet<>(tlsKeys.material().issuers())));
+                    new TreeSet<>(tlsKeys.material().issuers())));
             meta.setAnnotations(annotations);
         }
 

@@ -94,7 +94,9 @@ final class ClusterTls {
         MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
                 serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
                 clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys(),
-                material(peerFound, serverFound, clientFound));
+                peerFound == null && serverFound == null ? null
+                        // the operator's Secret is mounted in members only with the server Secret
+                        : material(peerFound, serverFound, serverFound == null ? null : clientFound));
         EtcdTls tls = server == null ? null : clientFound.tls();
         List<CertificateValidity> certificates = new ArrayList<>();
         for (Found found : new Found[] { peerFound, serverFound, clientFound }) {

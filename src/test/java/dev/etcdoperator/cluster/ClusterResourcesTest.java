@@ -289,6 +289,23 @@ class ClusterResourcesTest {
     }
 
     @Test
+    void withoutAServerSecretTheOperatorsSecretIsNotMountedAndDoesNotCount() {
+        EtcdClusterSpec spec = cluster("""
+                size: 3
+                TLS: {static: {member: {peerSecret: p}, operatorSecret: o}}
+                """).getSpec();
+        Map<String, Secret> secrets = new HashMap<>();
+        secrets.put("p", secret("peer.crt", "peer.key", "peer-ca.crt"));
+        secrets.put("o", secret("etcd-client.crt", "etcd-client.key", "etcd-client-ca.crt"));
+        String first = ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint();
+        secrets.put("o", secret("etcd-client.crt", "etcd-client.key", "etcd-client-ca.crt", "x"));
+        secrets.get("o").getData().put("etcd-client.key", Base64.getEncoder().encodeToString("renewed".getBytes()));
+        assertThat(ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint()).isEqualTo(first);
+        secrets.get("p").getData().put("peer.key", Base64.getEncoder().encodeToString("renewed".getBytes()));
+        assertThat(ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint()).isNotEqualTo(first);
+    }
+
+    @Test
     void theCoreOsNamesWinWhenASecretHoldsBothLayouts() {
         Secret both = secret("peer.crt", "peer.key", "peer-ca.crt", "tls.crt", "tls.key", "ca.crt");
         assertThat(TlsSecretKeys.of(both, TlsSecretKeys.PEER)).contains(TlsSecretKeys.PEER);
