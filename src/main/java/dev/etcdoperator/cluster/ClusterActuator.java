@@ -154,6 +154,22 @@ final class ClusterActuator {
             runSpecImage(cluster, o, upgrade.name());
             events.normal(cluster, "MemberUpgraded", "Upgrading member " + upgrade.name() + " from "
                     + upgrade.fromVersion() + " to " + upgrade.toVersion() + ".");
+        } else if (step instanceof Step.RestartMember restart) {
+            if (restart.inPlace()) {
+                // created again on its claim by the next reconcile, on the Secrets as they are now
+                client.pods().inNamespace(o.namespace()).withName(restart.name()).delete();
+            } else {
+                EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to remove through"));
+                try {
+                    etcd.removeMember(restart.id());
+                } catch (EtcdAdminException e) {
+                    // the member that served the call may be the one removed, and stop before it answers
+                    if (etcd.members().stream().anyMatch(m -> m.id() == restart.id())) {
+                        throw e;
+                    }
+                }
+            }
+            events.normal(cluster, "MemberRestarted", restart.describe());
         } else if (step instanceof Step.EnableDowngrade downgrade) {
             String clusterVersion = admin.orElseThrow(() -> new IllegalStateException("no member to downgrade through"))
                     .enableDowngrade(downgrade.targetVersion());

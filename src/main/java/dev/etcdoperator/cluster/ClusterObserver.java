@@ -29,6 +29,7 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
+import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.core.schedule.CronSchedule;
 import dev.etcdoperator.etcd.EtcdAdmin;
 import dev.etcdoperator.etcd.EtcdAdminException;
@@ -84,6 +85,15 @@ final class ClusterObserver {
      */
     Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
             List<EtcdBackup> backups) {
+        return observe(cluster, pods, claims, clientTls, backups, null);
+    }
+
+    /**
+     * @param tlsFingerprint the fingerprint of the cluster's TLS Secrets as they are now, or null without TLS: a pod
+     *                       started on another (or not saying which) runs on stale TLS material
+     */
+    Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
+            List<EtcdBackup> backups, String tlsFingerprint) {
         EtcdClusterSpec spec = cluster.getSpec();
         String name = cluster.getMetadata().getName();
         String namespace = cluster.getMetadata().getNamespace();
@@ -96,7 +106,7 @@ final class ClusterObserver {
         Map<String, String> clientUrlByPod = new HashMap<>();
         Set<String> addresses = new HashSet<>();
         for (Pod pod : pods) {
-            MemberPod memberPod = memberPod(pod);
+            MemberPod memberPod = memberPod(pod, tlsFingerprint);
             memberPods.add(memberPod);
             String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
             if (ip != null && !ip.isBlank() && memberPod.running() && !memberPod.terminating()) {
@@ -256,6 +266,42 @@ final class ClusterObserver {
             }
         }
         return DatabaseSpace.DEFAULT_QUOTA_BYTES;
+    }
+
+    /**
+     * The TLS material each live pod says it was started on (its fingerprint, the CAs it trusted and the CAs that
+     * issued its certificates), by pod name; pods without a fingerprint are left out.
+     */
+    static Map<String, TlsMaterial> tlsStartedOn(List<Pod> pods) {
+        Map<String, TlsMaterial> started = new HashMap<>();
+        for (Pod pod : pods) {
+            Map<String, String> a = pod.getMetadata().getAnnotations();
+            if (pod.getMetadata().getDeletionTimestamp() != null || a == null
+                    || a.get(ClusterResources.TLS_FINGERPRINT_ANNOTATION) == null) {
+                continue;
+            }
+            started.put(pod.getMetadata().getName(), new TlsMaterial(a.get(ClusterResources.TLS_FINGERPRINT_ANNOTATION),
+                    ids(a.get(ClusterResources.TLS_TRUSTED_CAS_ANNOTATION)),
+                    ids(a.get(ClusterResources.TLS_ISSUING_CAS_ANNOTATION))));
+        }
+        return started;
+    }
+
+    private static Set<String> ids(String list) {
+        return list == null || list.isBlank() ? Set.of()
+                : java.util.Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty())
+                        .collect(Collectors.toSet());
+    }
+
+    /** The pod as the planner sees it; stale when it was started on other TLS material than {@code tlsFingerprint}. */
+    static MemberPod memberPod(Pod pod, String tlsFingerprint) {
+        MemberPod seen = memberPod(pod);
+        if (tlsFingerprint == null) {
+            return seen;
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String started = annotations == null ? null : annotations.get(ClusterResources.TLS_FINGERPRINT_ANNOTATION);
+        return tlsFingerprint.equals(started) ? seen : seen.withStaleTls();
     }
 
     static MemberPod memberPod(Pod pod) {

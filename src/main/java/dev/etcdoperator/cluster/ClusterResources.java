@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
@@ -69,6 +70,16 @@ public final class ClusterResources {
     public static final String PEER_TLS_VOLUME = "member-peer-tls";
     public static final String SERVER_TLS_VOLUME = "member-server-tls";
     public static final String OPERATOR_TLS_VOLUME = "etcd-client-tls";
+    /**
+     * On a member pod of a cluster with TLS: the fingerprint of the TLS Secrets' content the pod was started on (see
+     * {@link MemberTlsKeys#fingerprint()}). A pod whose value differs from the Secrets' current one, or that has none,
+     * is restarted on the current content, one member at a time.
+     */
+    public static final String TLS_FINGERPRINT_ANNOTATION = "etcd.database.coreos.com/tls-fingerprint";
+    /** On a member pod of a cluster with TLS: the CAs its bundles trusted when it started (see {@link CaIds}). */
+    public static final String TLS_TRUSTED_CAS_ANNOTATION = "etcd.database.coreos.com/tls-trusted-cas";
+    /** On a member pod of a cluster with TLS: the CAs that issued the certificates it started with. */
+    public static final String TLS_ISSUING_CAS_ANNOTATION = "etcd.database.coreos.com/tls-issuing-cas";
 
     private ClusterResources() {
     }
@@ -205,6 +216,16 @@ public final class ClusterResources {
         ObjectMeta meta = owned(cluster, member.member(), labels);
         if (policy.getAnnotations() != null) {
             meta.setAnnotations(new LinkedHashMap<>(policy.getAnnotations()));
+        }
+        if (tlsKeys.material() != null) {
+            Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>()
+                    : meta.getAnnotations();
+            annotations.put(TLS_FINGERPRINT_ANNOTATION, tlsKeys.fingerprint());
+            annotations.put(TLS_TRUSTED_CAS_ANNOTATION, String.join(",",
+                    new TreeSet<>(tlsKeys.material().trusted())));
+            annotations.put(TLS_ISSUING_CAS_ANNOTATION, String.join(",",
+                    new TreeSet<>(tlsKeys.material().issuers())));
+            meta.setAnnotations(annotations);
         }
 
         String peerSecret = peerSecret(spec);

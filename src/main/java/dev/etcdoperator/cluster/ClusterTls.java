@@ -1,10 +1,18 @@
 package dev.etcdoperator.cluster;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.core.cluster.CertificateValidity;
+import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.support.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -19,6 +27,8 @@ import io.fabric8.kubernetes.api.model.Secret;
 final class ClusterTls {
     static final String REASON_MISSING = "TLSSecretMissing";
     static final String REASON_INVALID = "TLSSecretInvalid";
+    /** The Secrets changed so that members still on the old content and members on the new would not trust each other. */
+    static final String REASON_UNSAFE_CHANGE = "TLSChangeUnsafe";
 
     /**
      * What the secrets gave: the operator's client TLS (null when members serve plain http) and the layout of each
@@ -83,7 +93,10 @@ final class ClusterTls {
         }
         MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
                 serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
-                clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys());
+                clientFound == null ? TlsSecretKeys.CLIENT : clientFound.keys(),
+                peerFound == null && serverFound == null ? null
+                        // the operator's Secret is mounted in members only with the server Secret
+                        : material(peerFound, serverFound, serverFound == null ? null : clientFound));
         EtcdTls tls = server == null ? null : clientFound.tls();
         List<CertificateValidity> certificates = new ArrayList<>();
         for (Found found : new Found[] { peerFound, serverFound, clientFound }) {
@@ -94,8 +107,57 @@ final class ClusterTls {
         return new Loaded(tls, keys, null, certificates);
     }
 
+    /** The Secrets' fingerprint, the CAs their bundles trust and the CAs that issued their certificates. */
+    static TlsMaterial material(Found peer, Found server, Found client) {
+        Set<String> trusted = new TreeSet<>();
+        Set<String> issuers = new TreeSet<>();
+        for (Found f : new Found[] { peer, server, client }) {
+            if (f != null) {
+                byte[] bundle = SecretData.value(f.secret(), f.keys().ca());
+                trusted.addAll(CaIds.of(bundle));
+                CaIds.issuer(SecretData.value(f.secret(), f.keys().cert()), bundle).ifPresent(issuers::add);
+            }
+        }
+        return new TlsMaterial(fingerprint(peer, server, client), trusted, issuers);
+    }
+
+    /**
+     * SHA-256 (hex) of what members are started on: each Secret's role, name and the values of the keys its layout
+     * uses (certificate, key, CA bundle); other keys of the Secrets, their labels and their resource versions do
+     * not count, so a Secret written again with the same material changes nothing.
+     */
+    static String fingerprint(Found peer, Found server, Found client) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        String[] roles = { "peer", "server", "operator" };
+        Found[] found = { peer, server, client };
+        for (int i = 0; i < found.length; i++) {
+            if (found[i] == null) {
+                continue;
+            }
+            update(sha, roles[i].getBytes(StandardCharsets.UTF_8));
+            update(sha, found[i].name().getBytes(StandardCharsets.UTF_8));
+            for (String key : found[i].keys().names()) {
+                update(sha, key.getBytes(StandardCharsets.UTF_8));
+                byte[] value = SecretData.value(found[i].secret(), key);
+                update(sha, value == null ? new byte[0] : value);
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /** Length first, so that no two different sequences of values give the same input. */
+    private static void update(MessageDigest sha, byte[] value) {
+        sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(value.length).array());
+        sha.update(value);
+    }
+
     /** A secret's layout and its material. */
-    private record Found(String name, TlsSecretKeys keys, Secret secret) {
+    record Found(String name, TlsSecretKeys keys, Secret secret) {
         EtcdTls tls() {
             return new EtcdTls(SecretData.value(secret, keys.ca()), SecretData.value(secret, keys.cert()),
                     SecretData.value(secret, keys.key()));

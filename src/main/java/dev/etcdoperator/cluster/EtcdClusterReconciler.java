@@ -207,6 +207,20 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         List<Pod> pods = context.getSecondaryResources(Pod.class).stream()
                 .filter(p -> name.equals(p.getMetadata().getLabels().get(ClusterResources.LABEL_CLUSTER)))
                 .toList();
+        if (tlsKeys.material() != null) {
+            Optional<String> unsafe = tlsKeys.material().unsafeChangeFrom(ClusterObserver.tlsStartedOn(pods));
+            if (unsafe.isPresent()) {
+                // restarting members onto it would cut them off from each other, and the operator's own client
+                // already uses it: change nothing, and say what to do
+                return refuseTls(cluster, change, ClusterTls.REASON_UNSAFE_CHANGE, "The TLS secrets changed in a way"
+                        + " the members cannot be moved onto one at a time: " + unsafe.get() + ". The operator"
+                        + " restarts no member and changes nothing else until the secrets are put back or changed in"
+                        + " passes: to change the CA, first add the new CA to every secret's CA bundle next to the old"
+                        + " one, certificates unchanged, and wait for CertificatesRotating=False; then put in"
+                        + " certificates of the new CA, both CAs still in the bundles, and wait again; then drop the"
+                        + " old CA.");
+            }
+        }
         String key = ClusterObserver.key(namespace, name);
         String uid = cluster.getMetadata().getUid();
         // a Service deleted by hand shows in the informer's cache at once: it is made again in this reconcile
@@ -222,7 +236,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();
         try {
-            observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster));
+            observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster),
+                    tlsKeys.fingerprint());
         } catch (IllegalArgumentException e) {
             // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
             return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"
@@ -365,7 +380,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     private static boolean isTlsReason(String reason) {
-        return ClusterTls.REASON_MISSING.equals(reason) || ClusterTls.REASON_INVALID.equals(reason);
+        return ClusterTls.REASON_MISSING.equals(reason) || ClusterTls.REASON_INVALID.equals(reason)
+                || ClusterTls.REASON_UNSAFE_CHANGE.equals(reason);
     }
 
     /** Reports a TLS problem (condition, phase, a Warning Event once per distinct message) and acts on nothing. */

@@ -223,8 +223,9 @@ class ClusterResourcesTest {
         secrets.put("etcd-client-tls", secret("tls.crt", "tls.key", "ca.crt"));
         ClusterTls.Loaded loaded = ClusterTls.load(spec, "prod", secrets::get);
         assertThat(loaded.ok()).as(loaded.problem()).isTrue();
-        assertThat(loaded.keys()).isEqualTo(new MemberTlsKeys(TlsSecretKeys.KUBERNETES_TLS, TlsSecretKeys.SERVER,
-                TlsSecretKeys.KUBERNETES_TLS));
+        assertThat(new MemberTlsKeys(loaded.keys().peer(), loaded.keys().server(), loaded.keys().operator()))
+                .isEqualTo(new MemberTlsKeys(TlsSecretKeys.KUBERNETES_TLS, TlsSecretKeys.SERVER,
+                        TlsSecretKeys.KUBERNETES_TLS));
         assertThat(new String(loaded.clientTls().caCert())).isEqualTo("ca.crt-value");
         assertThat(new String(loaded.clientTls().clientCert())).isEqualTo("tls.crt-value");
         assertThat(new String(loaded.clientTls().clientKey())).isEqualTo("tls.key-value");
@@ -241,6 +242,67 @@ class ClusterResourcesTest {
                 "--cacert=/etc/etcdtls/operator/etcd-tls/ca.crt",
                 "--cert=/etc/etcdtls/operator/etcd-tls/tls.crt",
                 "--key=/etc/etcdtls/operator/etcd-tls/tls.key");
+    }
+
+    @Test
+    void theFingerprintFollowsTheMaterialMembersUseAndIsRecordedOnTheirPods() {
+        EtcdClusterSpec spec = cluster(TLS_SPEC).getSpec();
+        Map<String, Secret> secrets = new HashMap<>();
+        secrets.put("etcd-peer-tls", secret("peer.crt", "peer.key", "peer-ca.crt"));
+        secrets.put("etcd-server-tls", secret("server.crt", "server.key", "server-ca.crt"));
+        secrets.put("etcd-client-tls", secret("etcd-client.crt", "etcd-client.key", "etcd-client-ca.crt"));
+        String first = ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint();
+        assertThat(first).hasSize(64);
+
+        // the same material written again, with a key members do not use and a label: nothing to restart for
+        Secret again = secret("peer.crt", "peer.key", "peer-ca.crt", "unused");
+        again.getMetadata().setLabels(Map.of("written", "again"));
+        again.getMetadata().setResourceVersion("42");
+        secrets.put("etcd-peer-tls", again);
+        assertThat(ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint()).isEqualTo(first);
+
+        // a new CA bundle, a new certificate or a new operator key each change it
+        for (String[] change : new String[][] { { "etcd-peer-tls", "peer-ca.crt" },
+                { "etcd-server-tls", "server.crt" }, { "etcd-client-tls", "etcd-client.key" } }) {
+            Map<String, Secret> changed = new HashMap<>(secrets);
+            Secret s = new SecretBuilder(secrets.get(change[0])).build();
+            Map<String, String> data = new HashMap<>(s.getData());
+            data.put(change[1], Base64.getEncoder().encodeToString("renewed".getBytes()));
+            s.setData(data);
+            changed.put(change[0], s);
+            assertThat(ClusterTls.load(spec, "prod", changed::get).keys().fingerprint()).as(change[1])
+                    .isNotEqualTo(first);
+        }
+
+        Pod pod = ClusterResources.memberPod(cluster(TLS_SPEC), tlsMember(), "3.5.35", Optional.empty(),
+                ClusterTls.load(spec, "prod", secrets::get).keys());
+        assertThat(pod.getMetadata().getAnnotations()).containsEntry(ClusterResources.TLS_FINGERPRINT_ANNOTATION,
+                first);
+        assertThat(ClusterObserver.memberPod(pod, first).staleTls()).isFalse();
+        assertThat(ClusterObserver.memberPod(pod, "another").staleTls()).isTrue();
+        assertThat(ClusterObserver.memberPod(pod, null).staleTls()).as("no TLS").isFalse();
+        Pod unannotated = ClusterResources.memberPod(cluster(TLS_SPEC), tlsMember());
+        assertThat(unannotated.getMetadata().getAnnotations()).doesNotContainKey(
+                ClusterResources.TLS_FINGERPRINT_ANNOTATION);
+        assertThat(ClusterObserver.memberPod(unannotated, first).staleTls())
+                .as("a pod that does not say what it was started on").isTrue();
+    }
+
+    @Test
+    void withoutAServerSecretTheOperatorsSecretIsNotMountedAndDoesNotCount() {
+        EtcdClusterSpec spec = cluster("""
+                size: 3
+                TLS: {static: {member: {peerSecret: p}, operatorSecret: o}}
+                """).getSpec();
+        Map<String, Secret> secrets = new HashMap<>();
+        secrets.put("p", secret("peer.crt", "peer.key", "peer-ca.crt"));
+        secrets.put("o", secret("etcd-client.crt", "etcd-client.key", "etcd-client-ca.crt"));
+        String first = ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint();
+        secrets.put("o", secret("etcd-client.crt", "etcd-client.key", "etcd-client-ca.crt", "x"));
+        secrets.get("o").getData().put("etcd-client.key", Base64.getEncoder().encodeToString("renewed".getBytes()));
+        assertThat(ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint()).isEqualTo(first);
+        secrets.get("p").getData().put("peer.key", Base64.getEncoder().encodeToString("renewed".getBytes()));
+        assertThat(ClusterTls.load(spec, "prod", secrets::get).keys().fingerprint()).isNotEqualTo(first);
     }
 
     @Test
@@ -283,7 +345,7 @@ class ClusterResourcesTest {
         for (String k : keys) {
             data.put(k, Base64.getEncoder().encodeToString((k + "-value").getBytes()));
         }
-        return new SecretBuilder().withData(data).build();
+        return new SecretBuilder().withNewMetadata().endMetadata().withData(data).build();
     }
 
     /** Values that would run a command, end the script or inject a flag if they were pasted into the script. */

@@ -133,6 +133,23 @@ class EtcdAdminsTest {
     }
 
     @Test
+    void aRenewedClientCertificateOrKeyReopensTheConnection() {
+        List<String> urls = List.of("https://a.c.ns.svc:2379");
+        EtcdAdmin first = admins.forCluster("ns/c", urls, new EtcdTls("ca".getBytes(), "cert-1".getBytes(),
+                "key-1".getBytes()));
+        EtcdAdmin renewedCert = admins.forCluster("ns/c", urls, new EtcdTls("ca".getBytes(), "cert-2".getBytes(),
+                "key-1".getBytes()));
+        assertThat(renewedCert).isNotSameAs(first);
+        assertThat(opened.get(0).closed()).hasValue(1);
+        EtcdAdmin renewedKey = admins.forCluster("ns/c", urls, new EtcdTls("ca".getBytes(), "cert-2".getBytes(),
+                "key-2".getBytes()));
+        assertThat(renewedKey).isNotSameAs(renewedCert);
+        assertThat(opened).hasSize(3);
+        assertThat(new String(opened.get(2).tls().clientCert())).isEqualTo("cert-2");
+        assertThat(new String(opened.get(2).tls().clientKey())).isEqualTo("key-2");
+    }
+
+    @Test
     void forgettingAClusterClosesItsConnectionOnlyAndTheNextCallOpensAFreshOne() {
         List<String> urls = List.of("http://127.0.0.2:2379");
         EtcdAdmin gone = admins.forCluster("ns/gone", urls);

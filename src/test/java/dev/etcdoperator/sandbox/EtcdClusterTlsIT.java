@@ -22,6 +22,7 @@ import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.etcd.TestCertificates;
+import dev.etcdoperator.sandbox.support.ContinuousWriter;
 import dev.etcdoperator.sandbox.support.Kubectl;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -221,6 +222,157 @@ class EtcdClusterTlsIT {
                 .isEqualTo(3);
     }
 
+    /**
+     * A CA change under a continuous writer, in the three passes docs/clusters.md tells: the new CA added to every
+     * Secret's CA bundle, then certificates of the new CA, then the old CA dropped. Each change rolls the members one
+     * at a time (without claims, each is replaced by a new member on the current Secrets); no acknowledged write is
+     * lost and the operator, whose own client certificate changes too, keeps the cluster ready.
+     */
+    @Test
+    @Order(5)
+    void aNewCaIsRolledInPassesUnderWritesWithoutLosingAnAcknowledgedWrite() throws IOException {
+        Path next = certs.resolve("next");
+        makeCertificates(next, "etcd-operator test CA 2");
+        Files.writeString(certs.resolve("bundle.crt"), Files.readString(certs.resolve("ca.crt"))
+                + Files.readString(next.resolve("ca.crt")));
+        Set<String> before = podNames();
+        java.util.concurrent.atomic.AtomicReference<String> clientDir = new java.util.concurrent.atomic.AtomicReference<>(
+                "");
+        // by pod address, which the certificates do not name: the writer checks who it writes to no further
+        java.util.function.Supplier<List<String>> endpoints = () -> pods().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
+                        && p.getStatus().getPodIP() != null && p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .map(p -> "https://" + p.getStatus().getPodIP() + ":2379").toList();
+        List<String> report = new ArrayList<>();
+        try (ContinuousWriter writer = new ContinuousWriter("rotation-", endpoints,
+                () -> List.of("--insecure-skip-tls-verify", "--cert=" + certs.resolve(clientDir.get() + "client.crt"),
+                        "--key=" + certs.resolve(clientDir.get() + "client.key")))) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() >= 10);
+
+            // 1. every Secret's CA bundle holds both CAs; certificates still of the old CA
+            long started = System.nanoTime();
+            replaceSecrets("", "bundle.crt");
+            before = awaitRolled(before);
+            report.add("both CAs trusted: " + seconds(started) + " s");
+            // 2. certificates of the new CA (the operator's and the writer's client certificate too)
+            started = System.nanoTime();
+            replaceSecrets("next/", "bundle.crt");
+            clientDir.set("next/");
+            before = awaitRolled(before);
+            report.add("new certificates: " + seconds(started) + " s");
+            // 3. the old CA dropped
+            started = System.nanoTime();
+            replaceSecrets("next/", "next/ca.crt");
+            awaitRolled(before);
+            report.add("old CA dropped: " + seconds(started) + " s");
+
+            int acknowledgedBefore = writer.acknowledgedCount();
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() >= acknowledgedBefore + 5);
+            writer.close();
+            report.add(writer.acknowledgedCount() + " writes acknowledged, " + writer.failures()
+                    + " attempts failed");
+
+            // every acknowledged write is there, read with the new CA and client certificate alone
+            String byName = pods().stream().map(p -> "https://" + p.getMetadata().getName() + "." + NAME + "." + NS
+                    + ".svc:2379").collect(Collectors.joining(","));
+            List<String> newTls = List.of("--cacert=" + next.resolve("ca.crt"), "--cert=" + next.resolve("client.crt"),
+                    "--key=" + next.resolve("client.key"));
+            Kubectl.Result keys = etcdctl(byName, newTls, "get", "rotation-", "--prefix", "--keys-only");
+            assertThat(keys.ok()).as(keys.output()).isTrue();
+            Set<String> present = keys.output().lines().filter(l -> !l.isBlank()).collect(Collectors.toSet());
+            assertThat(present).as("acknowledged writes lost").containsAll(writer.acknowledged());
+            report.add((present.size() - writer.acknowledged().size()) + " writes present without an acknowledgement");
+            // a client of the old CA is refused now
+            Kubectl.Result old = etcdctl(byName, List.of("--cacert=" + certs.resolve("ca.crt"),
+                    "--cert=" + certs.resolve("client.crt"), "--key=" + certs.resolve("client.key")), "get", "x");
+            assertThat(old.ok()).as(old.output()).isFalse();
+        }
+        // the operator, on its new client certificate, still reconciles: a deleted client Service comes back
+        client().services().inNamespace(NS).withName(NAME + "-client").delete();
+        await().atMost(CONVERGE).until(() -> client().services().inNamespace(NS).withName(NAME + "-client")
+                .get() != null);
+        EtcdClusterStatus s = awaitConverged(3);
+        assertThat(s.getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Ready");
+            assertThat(c.getStatus()).isEqualTo("True");
+        });
+        // three passes over three members
+        assertThat(events().stream().filter(e -> "MemberRestarted".equals(e.getReason()))
+                .mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum()).isGreaterThanOrEqualTo(9);
+        System.out.println("CA rotation of 3 members: " + String.join("; ", report));
+    }
+
+    /**
+     * A new CA put in together with its certificates, in one go, would cut restarted members off from the others:
+     * the operator refuses it, restarts nothing, and carries on once the Secrets are put back.
+     */
+    @Test
+    @Order(6)
+    void aNewCaPutInAtOnceIsRefusedAndNothingRestarts() throws IOException {
+        makeCertificates(certs.resolve("third"), "etcd-operator test CA 3");
+        Set<String> uids = pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        replaceSecrets("third/", "third/ca.crt");
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            EtcdClusterStatus s = status();
+            assertThat(s.getReason()).isEqualTo("TLSChangeUnsafe");
+            assertThat(tlsCondition(s).getStatus()).isEqualTo("False");
+            assertThat(tlsCondition(s).getMessage()).contains("trusts only CA", "that issued the new certificates");
+            assertThat(events()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("TLSChangeUnsafe"));
+        });
+        await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).until(() -> pods().stream()
+                .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()).equals(uids));
+
+        replaceSecrets("next/", "next/ca.crt");
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(tlsCondition(status()).getStatus()).isEqualTo("True"));
+        awaitConverged(3);
+        assertThat(pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet())).isEqualTo(uids);
+    }
+
+    /**
+     * Waits until none of {@code before} is left, every member runs on the Secrets as they are and the cluster has
+     * converged; returns the member pods then.
+     */
+    private static Set<String> awaitRolled(Set<String> before) {
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            assertThat(podNames()).doesNotContainAnyElementsOf(before);
+            assertThat(status().getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo("CertificatesRotating");
+                assertThat(c.getStatus()).isEqualTo("False");
+            });
+        });
+        awaitConverged(3);
+        return podNames();
+    }
+
+    /** Every Secret in cert-manager's layout: certificates from {@code dir}, the CA bundle from {@code ca}. */
+    private static void replaceSecrets(String dir, String ca) {
+        replaceSecret(PEER, Map.of("tls.crt", dir + "peer.crt", "tls.key", dir + "peer.key", "ca.crt", ca));
+        replaceSecret(SERVER, Map.of("tls.crt", dir + "server.crt", "tls.key", dir + "server.key", "ca.crt", ca));
+        replaceSecret(OPERATOR, Map.of("tls.crt", dir + "client.crt", "tls.key", dir + "client.key", "ca.crt", ca));
+    }
+
+    private static void replaceSecret(String name, Map<String, String> keyToFile) {
+        Map<String, String> data = new LinkedHashMap<>();
+        keyToFile.forEach((key, file) -> {
+            try {
+                data.put(key, Base64.getEncoder().encodeToString(Files.readAllBytes(certs.resolve(file))));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        client().secrets().inNamespace(NS).withName(name).edit(s -> new SecretBuilder(s).withData(data).build());
+    }
+
+    private static Set<String> podNames() {
+        return pods().stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+    }
+
+    private static long seconds(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000_000;
+    }
+
     // ---- helpers ----
 
     static Condition tlsCondition(EtcdClusterStatus s) {
@@ -315,9 +467,14 @@ class EtcdClusterTlsIT {
      * PKCS#8, which both etcd and the operator's TLS stack read.
      */
     static void makeCertificates(Path dir) throws IOException {
+        makeCertificates(dir, "etcd-operator test CA");
+    }
+
+    /** The same, under a CA of that common name. */
+    static void makeCertificates(Path dir, String caName) throws IOException {
         Files.createDirectories(dir);
         openssl(dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ca.key");
-        openssl(dir, "req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=etcd-operator test CA", "-days", "2",
+        openssl(dir, "req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=" + caName, "-days", "2",
                 "-out", "ca.crt");
         // etcd checks a peer's client certificate against the connection's source address (an IP SAN, or a DNS
         // SAN the address reverse-resolves to: on Kubernetes a pod IP resolves to <pod>.<cluster>.<ns>.svc...,

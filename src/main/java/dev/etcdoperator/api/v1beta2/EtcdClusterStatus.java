@@ -13,7 +13,7 @@ public class EtcdClusterStatus implements ConditionedStatus {
     @JsonPropertyDescription("Creating, Running or Failed.")
     private String phase;
 
-    @JsonPropertyDescription("Why the phase is Failed: InvalidSpec, QuorumLost, AllMembersLost, TLSSecretMissing or TLSSecretInvalid.")
+    @JsonPropertyDescription("Why the phase is Failed: InvalidSpec, QuorumLost, AllMembersLost, TLSSecretMissing, TLSSecretInvalid or TLSChangeUnsafe.")
     private String reason;
 
     @JsonPropertyDescription("True while spec.paused stops the operator from changing the cluster.")

@@ -90,6 +90,10 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   than a majority ({@link Wait} {@code QuorumAtRisk}).</li>
  * <li>A member is away: {@link Wait} {@code PodTerminating} (the status builder reports a pod terminating longer
  *   than {@link #STUCK_AFTER} past its deletion timestamp for a person).</li>
+ * <li>A member's pod was started on other content of the cluster's TLS Secrets than they hold now: what
+ *   {@link CertificateRolloutPlanner} says ({@link Step.RestartMember}, followers first, the leader last, one at a
+ *   time, only while every voter is healthy and the others are a majority without it; else {@link Wait}
+ *   {@code QuorumAtRisk}).</li>
  * <li>{@code spec.etcd.defragmentation} is set and a member's free space passes its threshold: what
  *   {@link DefragmentationPlanner} says ({@link Step.DefragmentMember} {@code Fragmented}, followers first, the leader
  *   last, only with three voters or more, all healthy).</li>
@@ -360,7 +364,12 @@ public final class ClusterPlanner {
                     + " member" + (away.size() > 1 ? "s are" : " is") + " then recreated on " + (away.size() > 1
                     ? "their claims" : "its claim") + ". Everything else is done.");
         }
-        // 16. routine defragmentation, once nothing else is left to do
+        // 16. TLS secrets that changed: members restarted on them one at a time
+        Optional<Step> rollout = CertificateRolloutPlanner.plan(o, seats);
+        if (rollout.isPresent()) {
+            return rollout.get();
+        }
+        // 17. routine defragmentation, once nothing else is left to do
         return DefragmentationPlanner.plan(o, seats).orElse(version);
     }
 

@@ -91,6 +91,11 @@ public final class ClusterStatusBuilder {
 
     private static final String READY_TYPE = Readiness.CONDITION;
     /** Reasons of a False Recovering, Scaling or Upgrading condition that leave nothing to do. */
+    /** Members restart on TLS Secrets that changed; absent until the first change is seen. */
+    public static final String CERTIFICATES_ROTATING = "CertificatesRotating";
+    public static final String REASON_RESTARTING_MEMBER = "RestartingMember";
+    public static final String REASON_ROTATION_WAITING = "RotationWaiting";
+    public static final String REASON_CERTIFICATES_CURRENT = "CertificatesCurrent";
     private static final Set<String> SETTLED = Set.of("NoFailedMembers", "SizeReached",
             "VersionReached", REASON_PAUSED);
 
@@ -161,6 +166,7 @@ public final class ClusterStatusBuilder {
         outOfSpace(status, o, seats, step).ifPresent(c -> set(status, c, generation));
         DefragmentationRoundReport.apply(status, o, seats, step, acted);
         defragmenting(status, o, seats, step).ifPresent(c -> set(status, c, generation));
+        certificatesRotating(status, o, step).ifPresent(c -> set(status, c, generation));
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
         Condition ready = ready(status, o.desiredSize());
         readiness.set(status, Conditions.TRUE.equals(ready.getStatus()), ready.getReason(), ready.getMessage(),
@@ -493,6 +499,29 @@ public final class ClusterStatusBuilder {
             details.add(d);
         }
         return details;
+    }
+
+    /**
+     * {@code CertificatesRotating}: True while a live member pod runs on TLS material its Secrets no longer hold (with
+     * the member restarted now, or what the roll waits for); False once every member runs on the current material.
+     * Absent until the first change of the Secrets is seen.
+     */
+    private static Optional<Condition> certificatesRotating(EtcdClusterStatus status, ClusterObservation o,
+            Step step) {
+        List<MemberPod> stale = o.livePods().stream().filter(MemberPod::staleTls).toList();
+        if (stale.isEmpty()) {
+            return Conditions.find(status.getConditions(), CERTIFICATES_ROTATING).map(c -> condition(
+                    CERTIFICATES_ROTATING, false, REASON_CERTIFICATES_CURRENT,
+                    "Every member runs on the TLS secrets as they are now."));
+        }
+        String left = "Pod" + (stale.size() > 1 ? "s " : " ") + podNames(stale) + " still run" + (stale.size() > 1
+                ? "" : "s") + " on TLS secrets that have changed since " + (stale.size() > 1 ? "they" : "it")
+                + " started. ";
+        if (step instanceof Step.RestartMember r) {
+            return Optional.of(condition(CERTIFICATES_ROTATING, true, REASON_RESTARTING_MEMBER, left + r.describe()));
+        }
+        return Optional.of(condition(CERTIFICATES_ROTATING, true, REASON_ROTATION_WAITING, left
+                + "Members are restarted one at a time, once every member is healthy; now: " + step.describe()));
     }
 
     private static Condition condition(String type, boolean status, String reason, String message) {

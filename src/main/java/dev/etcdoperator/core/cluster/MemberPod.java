@@ -16,12 +16,26 @@ import java.util.Objects;
  *                    pending, initializing or restarting its container is not running but not stopped either
  * @param deletionTimestamp when {@code terminating}, the pod's {@code metadata.deletionTimestamp} (the time its
  *                    grace period ends); null when not known or not terminating
+ * @param staleTls    the cluster uses TLS and the pod was started on other content of its TLS Secrets than they hold
+ *                    now (or it does not say what it was started on): it must restart to use the current material
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
-        boolean hasClaim, boolean stopped, Instant deletionTimestamp) {
+        boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** Started on the TLS material its Secrets hold now (or without TLS). */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, false);
+    }
+
+    /** The same pod, started on TLS material its Secrets no longer hold. */
+    public MemberPod withStaleTls() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                true);
     }
 
     /** Without a deletion timestamp. */

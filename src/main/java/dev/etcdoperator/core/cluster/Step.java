@@ -179,6 +179,29 @@ public sealed interface Step {
     }
 
     /**
+     * Restart one member whose pod was started on TLS material its Secrets no longer hold, so that it runs on what
+     * they hold now (one member at a time, followers first, the leader last). On a claim ({@code inPlace}) its pod is
+     * deleted and created again on the same data and member identity; without a claim its data would go with the pod,
+     * so the member is removed instead and a new member, on the current material, takes its place.
+     */
+    record RestartMember(long id, String name, boolean leader, boolean inPlace) implements Step {
+        public RestartMember {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String describe() {
+            String who = (leader ? "the leader " : "member ") + name;
+            return inPlace
+                    ? "Restarting " + who + " on the changed TLS secrets: its pod is deleted and created again on its"
+                            + " data claim (one member at a time, followers first, the leader last)."
+                    : "Replacing " + who + " to take the changed TLS secrets into use: its data is not on a claim, so"
+                            + " it is removed and a new member on the current secrets takes its place (one member at"
+                            + " a time, followers first, the leader last).";
+        }
+    }
+
+    /**
      * The NOSPACE alarm is raised: compact the keyspace up to {@code revision} (the current one), so that the old
      * revisions' space can be given back by defragmenting the members.
      */

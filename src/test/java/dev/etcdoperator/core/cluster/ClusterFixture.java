@@ -416,6 +416,21 @@ final class ClusterFixture {
             members.put(c.name(), new EtcdMember(m.id(), c.name(), m.peerUrl(), m.learner()));
             pods.put(c.name(), new MemberPod(c.name(), true, true, false, c.version(), persistent));
             health.put(m.id(), new MemberHealth(m.id(), true, false, c.version(), 1000));
+        } else if (step instanceof Step.RestartMember r) {
+            EtcdMember m = members.get(r.name());
+            boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
+            health.remove(m.id());
+            if (r.inPlace()) {
+                // its pod is deleted; CreateMemberPod brings it back on its claim
+                pods.remove(r.name());
+            } else {
+                // removed from etcd: its etcd stops, and its pod is left for DeletePod
+                members.remove(r.name());
+                podStopped(r.name());
+            }
+            if (wasLeader && members.size() > 1) {
+                leader(members.keySet().stream().filter(n -> !n.equals(r.name())).findFirst().orElseThrow());
+            }
         } else if (step instanceof Step.UpgradeMember u) {
             podVersion(u.name(), u.toVersion());
         } else if (step instanceof Step.EnableDowngrade d) {
@@ -446,6 +461,20 @@ final class ClusterFixture {
             current = ClusterPlanner.runningVersion(observe());
         }
         return this;
+    }
+
+    /** The pods of {@code names} were started on TLS material their Secrets no longer hold. */
+    ClusterFixture staleTls(String... names) {
+        for (String name : names) {
+            pods.put(name, pods.get(name).withStaleTls());
+        }
+        return this;
+    }
+
+    /** The names of the live pods started on TLS material their Secrets no longer hold, sorted. */
+    List<String> staleTlsPods() {
+        return pods.values().stream().filter(p -> p.staleTls() && !p.terminating()).map(MemberPod::name).sorted()
+                .toList();
     }
 
     /** A pod of {@code name} that runs, or is starting, or has ended (no member of etcd knows it). */

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  */
 public final class ContinuousWriter implements AutoCloseable {
     private final Supplier<List<String>> endpoints;
+    private final Supplier<List<String>> flags;
     private final String prefix;
     private static final Pattern REVISION = Pattern.compile("\"revision\":(\\d+)");
     /** Each acknowledged key with the revision etcd gave its write. */
@@ -29,8 +30,17 @@ public final class ContinuousWriter implements AutoCloseable {
     private final Thread thread;
 
     public ContinuousWriter(String prefix, Supplier<List<String>> endpoints) {
+        this(prefix, endpoints, List::of);
+    }
+
+    /**
+     * @param flags etcdctl flags asked afresh for each write, such as the client certificate of a TLS cluster,
+     *              which may change while the writer runs
+     */
+    public ContinuousWriter(String prefix, Supplier<List<String>> endpoints, Supplier<List<String>> flags) {
         this.prefix = prefix;
         this.endpoints = endpoints;
+        this.flags = flags;
         this.thread = new Thread(this::run, "continuous-writer-" + prefix);
         thread.setDaemon(true);
         thread.start();
@@ -52,7 +62,9 @@ public final class ContinuousWriter implements AutoCloseable {
                 continue;
             }
             String key = prefix + String.format("%06d", n++);
-            Kubectl.Result result = new Etcdctl(String.join(",", current)).run("put", key, "v", "-w", "json");
+            List<String> args = new java.util.ArrayList<>(List.of("put", key, "v", "-w", "json"));
+            args.addAll(flags.get());
+            Kubectl.Result result = new Etcdctl(String.join(",", current)).run(args.toArray(String[]::new));
             Matcher revision = REVISION.matcher(result.output());
             if (result.ok() && revision.find()) {
                 acknowledged.put(key, Long.parseLong(revision.group(1)));
