@@ -89,7 +89,7 @@ final class RestoreSeed {
                 .withVolumeMounts(data)
                 .build();
         return List.of(fetch, restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image),
-                removeContainer(busybox, SNAPSHOT_FILE + " " + SNAPSHOT_FILE + ".sha256 " + SNAPSHOT_FILE + ".failed"));
+                removeContainer(busybox, SnapshotFetch.files(SNAPSHOT_FILE)));
     }
 
     /**
