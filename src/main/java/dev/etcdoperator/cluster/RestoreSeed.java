@@ -80,7 +80,7 @@ final class RestoreSeed {
         VolumeMount data = new VolumeMountBuilder().withName(ClusterResources.DATA_VOLUME)
                 .withMountPath(ClusterResources.DATA_MOUNT).build();
         Container fetch = new ContainerBuilder()
-                .withName("fetch-snapshot")
+                .withName(SnapshotFetch.CONTAINER)
                 .withImage(busybox)
                 .withEnv(fromSecret("SNAPSHOT_URL", secret, RestoreAnnotations.URL_KEY),
                         fromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),

@@ -19,6 +19,8 @@ public final class SnapshotFetch {
      * whose SHA-256 is not the recorded one, exits with 1.
      */
     public static final int DOWNLOAD_FAILED = 3;
+    /** The name of the init container that runs {@link #script}. */
+    public static final String CONTAINER = "fetch-snapshot";
 
     /**
      * Downloads the snapshot to {@code file} and hashes it in the same pass (no second read of the file). The URL is
