@@ -33,7 +33,7 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 final class DrillPod {
     static final String LABEL = ApiGroup.GROUP + "/restore-drill";
     static final String COMPONENT = "app.kubernetes.io/component";
-    static final String FETCH = "fetch-snapshot";
+    static final String FETCH = SnapshotFetch.CONTAINER;
     static final String RESTORE = "restore-snapshot";
     static final String ETCD = "etcd";
     static final String MEMBER = "drill";

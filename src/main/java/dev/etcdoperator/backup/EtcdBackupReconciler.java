@@ -80,6 +80,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private final RestoreDrillTaker drills;
     /** EtcdBackups whose leftover drill pods this operator has looked for since it started. */
     private final Set<String> swept = ConcurrentHashMap.newKeySet();
+    /**
+     * The drills (backup uid and path) that this process saw interrupted once, not recorded and run again; a second
+     * interruption of the same drill is recorded, so that a download that always fails is not retried forever.
+     */
+    private final Set<String> interrupted = ConcurrentHashMap.newKeySet();
     private final SimpleInboundEventSource<EtcdBackup> wakeUps = new SimpleInboundEventSource<>("backup-workers");
 
     @Inject
@@ -308,6 +313,13 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return;
         }
         DrillVerdict.Outcome outcome = drilled.outcome();
+        String attempt = backup.getMetadata().getUid() + " " + drilled.path();
+        if (DrillVerdict.INTERRUPTED.equals(outcome.reason()) && interrupted.add(attempt)) {
+            events.warning(backup, outcome.reason(), outcome.message() + "; the drill runs again");
+            LOG.warnf("EtcdBackup %s/%s: %s; the drill runs again", namespace, name, outcome.message());
+            return;
+        }
+        interrupted.remove(attempt);
         statusBuilder.drilled(backup.getStatus(), drilled.path(), drilled.backupsCounted(), outcome,
                 finished.done(), backup.getMetadata().getGeneration());
         DrillSchedule.drilled(backup.getStatus(), drillSchedule(backup), finished.started(), finished.done());

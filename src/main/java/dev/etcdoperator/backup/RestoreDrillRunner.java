@@ -20,6 +20,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.InputRules;
 import dev.etcdoperator.api.v1beta2.RestoreDrillPolicy;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupStatusBuilder;
 import dev.etcdoperator.core.backup.DrillVerdict;
@@ -166,9 +167,23 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         }
         Optional<String> failure = failure(pod);
         if (failure.isPresent()) {
+            if (downloadFailed(pod)) {
+                // the backup was read and checked whole just before: a download that failed says nothing about it
+                throw new Stop(DrillVerdict.INTERRUPTED, "the drill of " + path + " was interrupted: its pod could not"
+                        + " download the snapshot (" + failure.get() + "), as when the operator restarts while it"
+                        + " serves it; nothing was found wrong with the backup");
+            }
             throw new Stop(DrillVerdict.RESTORE_FAILED, path + " could not be restored: " + failure.get());
         }
         return pod.getStatus().getPodIP();
+    }
+
+    /** Whether the pod's fetch ended because the download itself failed (see {@link SnapshotFetch#DOWNLOAD_FAILED}). */
+    static boolean downloadFailed(Pod pod) {
+        return pod.getStatus() != null && statuses(pod.getStatus().getInitContainerStatuses()).stream()
+                .anyMatch(c -> c.getName().equals(DrillPod.FETCH) && c.getState() != null
+                        && c.getState().getTerminated() != null
+                        && Integer.valueOf(SnapshotFetch.DOWNLOAD_FAILED).equals(c.getState().getTerminated().getExitCode()));
     }
 
     private static boolean serving(Pod pod) {
@@ -241,7 +256,7 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
-            throw new Stop(DrillVerdict.DRILL_FAILED, "interrupted while " + step);
+            throw new Stop(DrillVerdict.INTERRUPTED, "the drill was interrupted while " + step);
         }
     }
 

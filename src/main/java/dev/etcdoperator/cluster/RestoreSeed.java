@@ -80,7 +80,7 @@ final class RestoreSeed {
         VolumeMount data = new VolumeMountBuilder().withName(ClusterResources.DATA_VOLUME)
                 .withMountPath(ClusterResources.DATA_MOUNT).build();
         Container fetch = new ContainerBuilder()
-                .withName("fetch-snapshot")
+                .withName(SnapshotFetch.CONTAINER)
                 .withImage(busybox)
                 .withEnv(fromSecret("SNAPSHOT_URL", secret, RestoreAnnotations.URL_KEY),
                         fromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),
@@ -89,7 +89,7 @@ final class RestoreSeed {
                 .withVolumeMounts(data)
                 .build();
         return List.of(fetch, restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image),
-                removeContainer(busybox, SNAPSHOT_FILE + " " + SNAPSHOT_FILE + ".sha256 " + SNAPSHOT_FILE + ".failed"));
+                removeContainer(busybox, SnapshotFetch.files(SNAPSHOT_FILE)));
     }
 
     /**

@@ -14,23 +14,42 @@ public final class SnapshotFetch {
     }
 
     /**
+     * The exit code of {@link #script} when the download itself failed (refused, not found, cut off, the object
+     * changed): the link may be made again and the step retried. A file that could not be written, or a snapshot
+     * whose SHA-256 is not the recorded one, exits with 1.
+     */
+    public static final int DOWNLOAD_FAILED = 3;
+    /** The name of the init container that runs {@link #script}. */
+    public static final String CONTAINER = "fetch-snapshot";
+
+    /**
      * Downloads the snapshot to {@code file} and hashes it in the same pass (no second read of the file). The URL is
      * signed for the If-Match header: the store answers 412 if the object is no longer the one the restore verified.
-     * Without pipefail in every sh, a failed download or write leaves a marker file instead.
+     * Without pipefail in every sh, a failed download or write leaves a marker file instead (one each, so that the
+     * exit code says which: {@link #DOWNLOAD_FAILED} for the download).
      */
     public static String script(String file) {
         String failed = file + ".failed";
+        String unfetched = file + ".unfetched";
         String sum = file + ".sha256";
+        String all = file + " " + sum + " " + failed + " " + unfetched;
         return String.join("\n",
-                "rm -f " + file + " " + sum + " " + failed,
+                "rm -f " + all,
                 "{ if [ -n \"$SNAPSHOT_ETAG\" ]; then wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O - \"$SNAPSHOT_URL\";"
-                        + " else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + failed + "; }"
+                        + " else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + unfetched + "; }"
                         + " | { tee " + file + " || touch " + failed + "; } | sha256sum > " + sum,
-                "if [ -e " + failed + " ]; then echo \"the snapshot could not be downloaded and stored whole\" >&2;"
-                        + " rm -f " + file + " " + sum + " " + failed + "; exit 1; fi",
+                "if [ -e " + failed + " ]; then echo \"the snapshot could not be stored whole\" >&2;"
+                        + " rm -f " + all + "; exit 1; fi",
+                "if [ -e " + unfetched + " ]; then echo \"the snapshot could not be downloaded whole (the link was"
+                        + " refused, or the download broke off)\" >&2; rm -f " + all + "; exit " + DOWNLOAD_FAILED + "; fi",
                 "read -r got rest < " + sum + "; rm -f " + sum,
                 "if [ \"$got\" != \"$SNAPSHOT_SHA256\" ]; then echo \"the snapshot's SHA-256 is $got, not $SNAPSHOT_SHA256"
                         + " as the restore recorded\" >&2; rm -f " + file + "; exit 1; fi");
+    }
+
+    /** The files {@link #script} may leave beside {@code file}, and the file, space-separated. */
+    public static String files(String file) {
+        return file + " " + file + ".sha256 " + file + ".failed " + file + ".unfetched";
     }
 
     /** etcdctl restores snapshots up to 3.5 (deprecated there); from 3.6 only etcdutl does. */

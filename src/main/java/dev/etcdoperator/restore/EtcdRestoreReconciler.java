@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
@@ -71,6 +72,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             BackupFailure.AWS_SECRET_INVALID, BackupFailure.S3_ACCESS_DENIED, BackupFailure.ENCRYPTION_KEY_NOT_FOUND,
             BackupFailure.ENCRYPTION_KEY_INVALID);
     static final String REASON_BACKUP_CHANGED = "BackupChanged";
+    static final String REASON_SEED_RETRIED = "SeedDownloadRetried";
     private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
     private static final Map<RestorePhase, String> CONDITION_OF = Map.of(RestorePhase.Preflight, "Preflight",
             RestorePhase.Deleting, "Deleting", RestorePhase.Restoring, "Restoring", RestorePhase.Growing, "Growing",
@@ -92,6 +94,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     private final WorkerPool workers;
     private final SimpleInboundEventSource<EtcdRestore> wakeUps = new SimpleInboundEventSource<>("preflight-workers");
     private final RestoreStatusBuilder statusBuilder;
+    /**
+     * The restores (by uid) whose snapshot Secret holds a link this process made. A link to the operator (an encrypted
+     * backup) lives in the memory of the process that made it: one that another process made is made again.
+     */
+    private final Set<String> linkedHere = ConcurrentHashMap.newKeySet();
 
     public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             KubernetesClient client, RestoreMetrics metrics, BackupStorage storage, WorkerPool workers) {
@@ -146,7 +153,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         String clusterName = spec(restore).getEtcdCluster().getName();
         ClusterSeen seen = observer.see(namespace, clusterName);
         RestoreAction action = RestorePlanner.next(restore.getMetadata().getName(), phase, status.getTemplateUid(),
-                status.getRestoredClusterUid(), seen);
+                status.getRestoredClusterUid(), seen, status.getSeedRetries() == null ? 0 : status.getSeedRetries());
         boolean untouched = FailureReport.templateUntouched(phase, status.getTemplateUid(), seen);
         try {
             if (phase == RestorePhase.Restoring && action instanceof RestoreAction.Wait) {
@@ -238,6 +245,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                     + " whose seed member restores the backup.");
             return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
+        if (action instanceof RestoreAction.RetrySeed retry) {
+            return retrySeed(restore, change, phase, retry, untouched);
+        }
         if (action instanceof RestoreAction.Advance advance) {
             return advance(restore, change, phase, advance);
         }
@@ -250,6 +260,29 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
         return change.control(restore);
+    }
+
+    /**
+     * The seed could not download the snapshot: the object must still be the verified one, the Secret gets a link
+     * this process made (the one the seed had may have died with an earlier operator process), and the failed pod is
+     * deleted so that the cluster controller starts the seed again, which reads the Secret anew. A retry counts only
+     * once its pod was deleted.
+     */
+    private UpdateControl<EtcdRestore> retrySeed(EtcdRestore restore, StatusChange<EtcdRestore> change,
+            RestorePhase phase, RestoreAction.RetrySeed retry, boolean untouched) {
+        Optional<String> changed = prepareSnapshot(restore);
+        if (changed.isPresent()) {
+            return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
+        }
+        EtcdRestoreStatus status = restore.getStatus();
+        if (actions.deleteFailedSeed(restore.getMetadata().getNamespace(), retry.pod())) {
+            status.setSeedRetries((status.getSeedRetries() == null ? 0 : status.getSeedRetries()) + 1);
+            events.warning(restore, REASON_SEED_RETRIED, retry.message() + "; deleted pod " + retry.pod() + ".");
+            LOG.infof("EtcdRestore %s/%s: %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+                    retry.message());
+        }
+        progress(restore, phase, retry.message());
+        return change.control(restore).rescheduleAfter(WHILE_BUSY);
     }
 
     /**
@@ -377,11 +410,20 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         return Optional.empty();
     }
 
-    /** While the seed member may still have to download the backup, the URL in the Secret never runs out. */
+    /**
+     * While the seed member may still have to download the backup, the URL in the Secret never runs out; and a link to
+     * the operator (an encrypted backup) that an earlier operator process or another leader made is made again here.
+     */
     private void keepUrlFresh(EtcdRestore restore) {
         String expires = restore.getStatus().getSnapshotUrlExpires();
-        if (!SnapshotUrl.needsSigning(expires == null ? null : Instant.parse(expires), clock.instant())) {
+        boolean madeElsewhere = restore.getStatus().getSnapshotSha256() != null
+                && !linkedHere.contains(restore.getMetadata().getUid());
+        if (!SnapshotUrl.needsSigning(expires == null ? null : Instant.parse(expires), clock.instant(), madeElsewhere)) {
             return;
+        }
+        if (madeElsewhere) {
+            LOG.infof("EtcdRestore %s/%s: the link in its snapshot Secret was made by another operator process; making"
+                    + " it again", restore.getMetadata().getNamespace(), restore.getMetadata().getName());
         }
         S3Location location = S3Location.parse(spec(restore).getS3().getPath());
         ObjectVersion verified = restore.getStatus().getBackupETag() == null ? null
@@ -399,6 +441,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 ? restore.getStatus().getSnapshotSha256() : restore.getStatus().getBackupSha256();
         secrets.put(restore, store.presignedGet(location, object, SnapshotUrl.VALIDITY), snapshotSha256,
                 object == null ? null : object.etag());
+        linkedHere.add(restore.getMetadata().getUid());
         restore.getStatus().setSnapshotSecret(SnapshotSecrets.name(restore));
         restore.getStatus().setSnapshotUrlExpires(signedAt.plus(SnapshotUrl.VALIDITY).truncatedTo(ChronoUnit.SECONDS)
                 .toString());
@@ -406,6 +449,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
 
     /** A restore that ended keeps nothing: its Secret is deleted and its mark on the template removed. */
     private void finish(EtcdRestore restore) {
+        linkedHere.remove(restore.getMetadata().getUid());
         try {
             secrets.delete(restore);
             lock.release(restore.getMetadata().getNamespace(), spec(restore).getEtcdCluster().getName(),

@@ -8,6 +8,7 @@ import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -35,6 +36,31 @@ final class RestoreActions {
         }
         try {
             client.resources(EtcdCluster.class).inNamespace(namespace).withName(name)
+                    .lockResourceVersion(current.getMetadata().getResourceVersion()).delete();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409 || e.getCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Deletes the restored cluster's seed pod of that name when its snapshot download failed, with its
+     * resourceVersion as the delete's precondition: a pod made again under the same name meanwhile is never deleted.
+     * The cluster controller then creates the seed again, which reads the snapshot Secret anew.
+     *
+     * @return whether the delete was made
+     */
+    boolean deleteFailedSeed(String namespace, String pod) {
+        Pod current = client.pods().inNamespace(namespace).withName(pod).get();
+        if (current == null || current.getMetadata().getDeletionTimestamp() != null
+                || !RestoreObserver.downloadFailed(current)) {
+            return false;
+        }
+        try {
+            client.pods().inNamespace(namespace).withName(pod)
                     .lockResourceVersion(current.getMetadata().getResourceVersion()).delete();
             return true;
         } catch (KubernetesClientException e) {

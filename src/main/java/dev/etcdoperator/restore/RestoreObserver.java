@@ -8,6 +8,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.RestorePhase;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -46,7 +47,8 @@ final class RestoreObserver {
         return new ClusterSeen(true, cluster.getMetadata().getUid(), annotations.get(RestoreAnnotations.RESTORED_BY),
                 lockedBy != null && restoreActive(namespace, lockedBy) ? lockedBy : null,
                 cluster.getMetadata().getDeletionTimestamp() != null,
-                pods.size(), healthy, ready, size, available, healthy > 0 ? null : seedFailure(pods));
+                pods.size(), healthy, ready, size, available, healthy > 0 ? null : seedFailure(pods),
+                healthy > 0 ? null : seedDownloadFailed(pods));
     }
 
     /**
@@ -62,10 +64,13 @@ final class RestoreObserver {
         return !RestorePhase.Done.name().equals(phase) && !RestorePhase.Failed.name().equals(phase);
     }
 
-    /** Why a pod of a cluster without a healthy member failed: an init container or etcd that exited with an error. */
+    /**
+     * Why a pod of a cluster without a healthy member failed: an init container or etcd that exited with an error. A
+     * pod being deleted is left out: the restore may have deleted it to start the seed again.
+     */
     static String seedFailure(List<Pod> pods) {
         for (Pod pod : pods) {
-            if (pod.getStatus() == null) {
+            if (pod.getStatus() == null || pod.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
             for (List<ContainerStatus> statuses : List.of(nonNull(pod.getStatus().getInitContainerStatuses()),
@@ -81,6 +86,23 @@ final class RestoreObserver {
             }
         }
         return null;
+    }
+
+    /** The name of the first pod not being deleted whose snapshot download failed (see {@link #downloadFailed}). */
+    static String seedDownloadFailed(List<Pod> pods) {
+        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .filter(RestoreObserver::downloadFailed).map(p -> p.getMetadata().getName()).findFirst().orElse(null);
+    }
+
+    /**
+     * Whether the pod's {@code fetch-snapshot} ended because the download itself failed (a refused link, a
+     * download broken off): a fresh link may cure that, unlike a file that could not be written or other data.
+     */
+    static boolean downloadFailed(Pod pod) {
+        return pod.getStatus() != null && nonNull(pod.getStatus().getInitContainerStatuses()).stream()
+                .anyMatch(s -> SnapshotFetch.CONTAINER.equals(s.getName()) && s.getState() != null
+                        && s.getState().getTerminated() != null
+                        && Integer.valueOf(SnapshotFetch.DOWNLOAD_FAILED).equals(s.getState().getTerminated().getExitCode()));
     }
 
     private static List<ContainerStatus> nonNull(List<ContainerStatus> list) {

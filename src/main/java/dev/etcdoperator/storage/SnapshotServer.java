@@ -36,7 +36,8 @@ import org.jboss.logging.Logger;
  * time. The plaintext is authenticated segment by segment as it is decrypted, and its SHA-256 is compared with the
  * one recorded at backup time before the response is ended: a stream that fails either is cut off, never ended, and
  * the pod checks the SHA-256 of what it got as well. Tokens live in memory: a link made before the operator
- * restarted (or the leader changed) is refused afterwards.
+ * restarted (or the leader changed) is refused afterwards, so a restore makes its link again in a process that did
+ * not make it, and starts its seed again when the seed's download was refused.
  */
 @ApplicationScoped
 public class SnapshotServer implements SnapshotLinks {

@@ -230,6 +230,44 @@ class EtcdBackupReconcilerTest {
         assertThat(drills.swept).as("leftovers are looked for once").containsExactly("hourly-0");
     }
 
+    /** A drill whose pod lost its download (the operator restarted while serving it) is run again, not recorded. */
+    @Test
+    void anInterruptedDrillIsRunAgainOnceAndRecordedOnlyWhenInterruptedAgain() {
+        drills.outcome = DrillVerdict.Outcome.failed(DrillVerdict.INTERRUPTED, "the download broke off");
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = drilled(0, 1);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        drills.outcome = new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "matched");
+        reconciler.reconcile(backup, null);
+        assertThat(backup.getStatus().getLastDrilledBackupPath()).as("interrupted: not recorded").isNull();
+        assertThat(client.v1().events().inNamespace("prod").list().getItems())
+                .filteredOn(e -> e.getReason().equals(DrillVerdict.INTERRUPTED)).singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).contains("the drill runs again"));
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        String path = backup.getSpec().getS3().getPath() + "_v7";
+        assertThat(drills.drilled).as("run again").containsExactly(path, path);
+        assertThat(condition(backup, EtcdBackupReconciler.CONDITION_VERIFIED).getStatus()).isEqualTo("True");
+
+        // interrupted twice in a row: recorded, so that a download that always fails is not retried forever
+        EtcdBackup other = drilled(1, 1);
+        drills.outcome = DrillVerdict.Outcome.failed(DrillVerdict.INTERRUPTED, "the download broke off");
+        reconciler.reconcile(other, null);
+        awaitIdle();
+        reconciler.reconcile(other, null);
+        awaitIdle();
+        reconciler.reconcile(other, null);
+        awaitIdle();
+        reconciler.reconcile(other, null);
+        Condition verified = condition(other, EtcdBackupReconciler.CONDITION_VERIFIED);
+        assertThat(verified.getStatus()).isEqualTo("False");
+        assertThat(verified.getReason()).isEqualTo(DrillVerdict.INTERRUPTED);
+        assertThat(other.getStatus().getSucceeded()).as("the backup itself stays a success").isTrue();
+    }
+
     @Test
     void aFailedDrillSaysWhyWithAWarningAndNoVerifiedTime() {
         drills.outcome = DrillVerdict.Outcome.failed(DrillVerdict.DIGEST_MISMATCH, "the object was changed");

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.backup.DrillVerdict;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.StoredBackup;
@@ -125,6 +126,24 @@ class RestoreDrillRunnerTest {
         DrillVerdict.Outcome o = drill.orTimeout(20, TimeUnit.SECONDS).join();
         assertThat(o.reason()).isEqualTo(DrillVerdict.RESTORE_FAILED);
         assertThat(o.message()).contains("fetch-snapshot");
+        assertNothingLeft();
+    }
+
+    /** The object was read and checked whole before the pod: its failed download is no verdict on the backup. */
+    @Test
+    void aPodWhoseDownloadFailedEndsTheDrillAsInterruptedAndLeavesNothing() {
+        CompletableFuture<DrillVerdict.Outcome> drill = CompletableFuture.supplyAsync(() -> runner.drill(backup(60), "b/k"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> drillPods().size() == 1);
+        Pod pod = drillPods().get(0);
+        pod.setStatus(new PodStatusBuilder().withPhase("Failed").withInitContainerStatuses(new ContainerStatusBuilder()
+                .withName(DrillPod.FETCH).withNewState().withNewTerminated()
+                .withExitCode(SnapshotFetch.DOWNLOAD_FAILED).endTerminated().endState().build()).build());
+        client.pods().inNamespace(NS).resource(pod).updateStatus();
+
+        DrillVerdict.Outcome o = drill.orTimeout(20, TimeUnit.SECONDS).join();
+        assertThat(o.verified()).isFalse();
+        assertThat(o.reason()).isEqualTo(DrillVerdict.INTERRUPTED);
+        assertThat(o.message()).contains("could not download", "nothing was found wrong with the backup");
         assertNothingLeft();
     }
 

@@ -82,7 +82,7 @@ class RestoreSeedFetchTest {
     @Test
     void anotherDigestFailsAndLeavesNoFile() throws Exception {
         Result r = fetch("00" + sha256(SNAPSHOT).substring(2), null);
-        assertThat(r.exit()).isNotZero();
+        assertThat(r.exit()).as("not a failed download: trying again would not help").isEqualTo(1);
         assertThat(r.output()).contains("SHA-256 is " + sha256(SNAPSHOT));
         assertThat(dir).isEmptyDirectory();
     }
@@ -100,9 +100,18 @@ class RestoreSeedFetchTest {
         Result same = fetch(sha256(SNAPSHOT), "\"etag-1\"");
         assertThat(same.exit()).as(same.output()).isZero();
         Result changed = fetch(sha256(SNAPSHOT), "\"etag-2\"");
-        assertThat(changed.exit()).isNotZero();
+        assertThat(changed.exit()).isEqualTo(SnapshotFetch.DOWNLOAD_FAILED);
         assertThat(changed.output()).contains("could not be downloaded");
         assertThat(ifMatch).containsExactly("\"etag-1\"", "\"etag-2\"");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    /** A link that is refused (an operator restarted since it was made) is a failed download, said by its own exit. */
+    @Test
+    void aRefusedLinkIsAFailedDownloadAndLeavesNoFile() throws Exception {
+        Result r = run(file(), "/no-such-link", sha256(SNAPSHOT), null);
+        assertThat(r.exit()).as(r.output()).isEqualTo(SnapshotFetch.DOWNLOAD_FAILED);
+        assertThat(r.output()).contains("could not be downloaded whole");
         assertThat(dir).isEmptyDirectory();
     }
 
@@ -110,7 +119,7 @@ class RestoreSeedFetchTest {
     void aFileThatCannotBeWrittenFails() throws Exception {
         Path missing = dir.resolve("no-such-dir").resolve("restore-snapshot.db");
         Result r = run(missing, sha256(SNAPSHOT), null);
-        assertThat(r.exit()).isNotZero();
+        assertThat(r.exit()).isEqualTo(1);
         assertThat(missing).doesNotExist();
     }
 
@@ -126,9 +135,13 @@ class RestoreSeedFetchTest {
     }
 
     Result run(Path target, String sha256, String etag) throws Exception {
+        return run(target, "/snapshot", sha256, etag);
+    }
+
+    Result run(Path target, String urlPath, String sha256, String etag) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", RestoreSeed.fetchScript(target.toString()))
                 .redirectErrorStream(true);
-        pb.environment().put("SNAPSHOT_URL", "http://127.0.0.1:" + server.getAddress().getPort() + "/snapshot");
+        pb.environment().put("SNAPSHOT_URL", "http://127.0.0.1:" + server.getAddress().getPort() + urlPath);
         pb.environment().put("SNAPSHOT_SHA256", sha256);
         if (etag != null) {
             pb.environment().put("SNAPSHOT_ETAG", etag);

@@ -23,7 +23,10 @@ import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.StoredBackup;
+import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.restore.RestorePhase;
+import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.storage.BackupStorage;
@@ -34,6 +37,7 @@ import dev.etcdoperator.storage.VerifiedBackup;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,9 +71,7 @@ class EtcdRestoreReconcilerTest {
 
     @BeforeEach
     void setUp() {
-        Conditions conditions = new Conditions(clock);
-        reconciler = new EtcdRestoreReconciler(new SpecValidity(conditions), new EventRecorder(client, clock), conditions,
-                clock, client, new RestoreMetrics(new SimpleMeterRegistry()), storage, new WorkerPool(Runnable::run, clock));
+        reconciler = newReconciler();
         client.resource(new SecretBuilder().withNewMetadata().withName("aws").withNamespace(NS).endMetadata()
                 .addToStringData("credentials", "[default]\naws_access_key_id = k\naws_secret_access_key = s\n")
                 .addToStringData("config", "[default]\nregion = us-east-1\n").build()).create();
@@ -213,6 +215,84 @@ class EtcdRestoreReconcilerTest {
         assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
     }
 
+    // ---- item: an operator restart or a leader change never ends a restore of an encrypted backup
+
+    /** A link to the operator lives in the memory of the process that made it: another process makes it again. */
+    @Test
+    void anEncryptedBackupsLinkIsMadeAgainByAnOperatorProcessThatDidNotMakeIt() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        restore.getStatus().setSnapshotSha256("cd".repeat(32));
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        String first = secretUrl("r1-snapshot");
+        assertThat(secretValue("r1-snapshot", "sha256")).isEqualTo("cd".repeat(32));
+        clock.advance(Duration.ofMinutes(1));
+        reconcile(restore);
+        assertThat(secretUrl("r1-snapshot")).as("made by this process: kept").isEqualTo(first);
+
+        reconciler = newReconciler();
+        clock.advance(Duration.ofMinutes(1));
+        reconcile(restore);
+        String second = secretUrl("r1-snapshot");
+        assertThat(second).as("after a restart: made again").isNotEqualTo(first).contains(PATH).contains("etag-1");
+        assertThat(restore.getStatus().getSnapshotUrlExpires()).isEqualTo("2026-11-30T16:02:00Z");
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        reconcile(restore);
+        assertThat(secretUrl("r1-snapshot")).as("made by this process now: kept").isEqualTo(second);
+    }
+
+    /** A presigned URL of the store does not depend on the operator process: a restart keeps it. */
+    @Test
+    void aPlainBackupsPresignedUrlOutlivesARestart() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        String first = secretUrl("r1-snapshot");
+        reconciler = newReconciler();
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        assertThat(secretUrl("r1-snapshot")).isEqualTo(first);
+    }
+
+    /**
+     * A seed whose download failed (a link refused after a restart) is started again with a fresh link: its pod is
+     * deleted for the cluster controller to create anew, a few times, and then the restore fails.
+     */
+    @Test
+    void aSeedWhoseDownloadFailedStartsAgainWithAFreshLinkAFewTimesThenTheRestoreFails() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        restore.getStatus().setSnapshotSha256("cd".repeat(32));
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        for (int retry = 1; retry <= RestorePlanner.SEED_RETRIES; retry++) {
+            String before = secretUrl("r1-snapshot");
+            seedPod("alpha-seed", SnapshotFetch.DOWNLOAD_FAILED);
+            reconcile(restore);
+            assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+            assertThat(restore.getStatus().getSeedRetries()).isEqualTo(retry);
+            assertThat(client.pods().inNamespace(NS).withName("alpha-seed").get()).as("deleted for a new seed").isNull();
+            assertThat(secretUrl("r1-snapshot")).as("a fresh link before the seed starts again").isNotEqualTo(before);
+        }
+        assertThat(warnings("r1")).filteredOn(e -> e.getReason().equals(EtcdRestoreReconciler.REASON_SEED_RETRIED))
+                .isNotEmpty().allSatisfy(e -> assertThat(e.getMessage()).contains("alpha-seed").contains("fresh link"));
+
+        seedPod("alpha-seed", SnapshotFetch.DOWNLOAD_FAILED);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith(RestorePlanner.REASON_SEED_FAILED + ": ")
+                .contains("started again " + RestorePlanner.SEED_RETRIES + " time(s)");
+    }
+
+    @Test
+    void aSeedThatGotOtherDataFailsTheRestoreAtOnce() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        seedPod("alpha-seed", 1);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith(RestorePlanner.REASON_SEED_FAILED + ": ");
+        assertThat(restore.getStatus().getSeedRetries()).isNull();
+    }
+
     // ---- item: the template lock, the uid precondition, the Secret
 
     @Test
@@ -333,6 +413,22 @@ class EtcdRestoreReconcilerTest {
     }
 
     // ---- helpers
+
+    EtcdRestoreReconciler newReconciler() {
+        Conditions conditions = new Conditions(clock);
+        return new EtcdRestoreReconciler(new SpecValidity(conditions), new EventRecorder(client, clock), conditions,
+                clock, client, new RestoreMetrics(new SimpleMeterRegistry()), storage, new WorkerPool(Runnable::run, clock));
+    }
+
+    /** A pod of the restored cluster whose fetch-snapshot ended with {@code exit}. */
+    void seedPod(String name, int exit) {
+        client.resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels(ClusterResources.LABEL_CLUSTER, CLUSTER).endMetadata()
+                .withNewSpec().addNewContainer().withName("etcd").withImage("etcd").endContainer().endSpec()
+                .withNewStatus().withPhase("Failed").addNewInitContainerStatus().withName(SnapshotFetch.CONTAINER)
+                .withNewState().withNewTerminated().withExitCode(exit).endTerminated().endState()
+                .endInitContainerStatus().endStatus().build()).create();
+    }
 
     /** The preflight runs on a worker (here the calling thread); the reconcile after it takes its outcome. */
     void reconcile(EtcdRestore restore) {

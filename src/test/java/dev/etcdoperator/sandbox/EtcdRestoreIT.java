@@ -251,6 +251,40 @@ class EtcdRestoreIT {
         assertThat(restored.getSnapshotSha256()).isEqualTo(backup.getSnapshotSha256());
     }
 
+    /**
+     * The seed of an encrypted backup downloads it from the operator, on a link that lives in the operator's memory:
+     * an operator restarted once the seed pod exists makes the link again (or starts the seed again with a fresh
+     * one when its download was refused), and the restore finishes with the backup's data.
+     */
+    @Test
+    @Order(9)
+    void anOperatorRestartedWhileTheSeedOfAnEncryptedRestoreStartsFinishesTheRestore() {
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(CLUSTER));
+        for (int i = 0; i < 10; i++) {
+            etcdctl.put("restart-" + i, "before the backup " + i);
+        }
+        String path = BUCKET + "/alpha/enc-restart.db";
+        applyBackup("benc-restart", """
+                etcdCluster: {name: %s}
+                s3: {path: %s, awsSecret: aws, endpoint: "%s", forcePathStyle: true,
+                     clientSideEncryption: {secretName: backup-key}}
+                """.formatted(CLUSTER, path, sandbox.s3().endpoint()));
+        backups.awaitSucceeded("benc-restart");
+        Map<String, String> backedUp = dump();
+        etcdctl.put("restart-later", "not in the backup");
+
+        apply("enc-restart", CLUSTER, path, ", clientSideEncryption: {secretName: backup-key}");
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(20)).until(() -> "Restoring".equals(
+                restoreStatus("enc-restart").getPhase()) && !clusters.pods(CLUSTER).isEmpty());
+        sandbox.stopOperator();
+        sandbox.startOperator();
+
+        EtcdRestoreStatus restored = awaitRestored("enc-restart");
+        assertThat(dump()).isEqualTo(backedUp);
+        assertThat(reasons("enc-restart")).doesNotContain("SeedRestoreFailed");
+        assertThat(restored.getSeedRetries() == null ? 0 : restored.getSeedRetries()).isLessThanOrEqualTo(1);
+    }
+
     static void keySecret(String name) {
         byte[] key = new byte[32];
         new java.security.SecureRandom().nextBytes(key);

@@ -65,6 +65,11 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("Preflight attempts that failed for a reason that may pass (store unreachable, timeout).")
     private Integer consecutiveFailures;
 
+    @JsonPropertyDescription("Times the seed member's download of the snapshot failed (its link refused, e.g. after an "
+            + "operator restart, or the download broken off) and the seed was started again with a fresh link; the "
+            + "restore fails after 3.")
+    private Integer seedRetries;
+
     @JsonPropertyDescription("RFC 3339 time of the last preflight attempt.")
     private String lastAttemptDate;
 
@@ -210,6 +215,14 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     public void setConsecutiveFailures(Integer consecutiveFailures) {
         this.consecutiveFailures = consecutiveFailures;
+    }
+
+    public Integer getSeedRetries() {
+        return seedRetries;
+    }
+
+    public void setSeedRetries(Integer seedRetries) {
+        this.seedRetries = seedRetries;
     }
 
     public String getLastAttemptDate() {

@@ -18,6 +18,12 @@ public final class DrillVerdict {
     public static final String DIGEST_MISMATCH = "DigestMismatch";
     public static final String DRILL_FAILED = "DrillFailed";
     public static final String TIMEOUT = "Timeout";
+    /**
+     * The drill reached no verdict: its pod's download of the snapshot failed (the operator's link refused or cut off,
+     * as when the operator restarts or the leader changes), or the drill's worker was stopped. Not a verdict on the
+     * backup: the drill is run again.
+     */
+    public static final String INTERRUPTED = "DrillInterrupted";
 
     private DrillVerdict() {
     }

@@ -14,11 +14,21 @@ package dev.etcdoperator.core.restore;
  * @param size           its spec.size
  * @param available      its Available condition is True
  * @param seedFailure    why its seed pod failed (an init container or etcd exited with an error), or null
+ * @param seedDownloadFailed the name of the pod whose {@code fetch-snapshot} failed to download the snapshot (a
+ *                       refused link, a broken-off download: what a fresh link may cure), when that is the failure;
+ *                       else null
  */
 public record ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
-        int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure) {
+        int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
+        String seedDownloadFailed) {
+
+    public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
+            int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure) {
+        this(exists, uid, restoredBy, restoringBy, deleting, podsLeft, healthyMembers, readyMembers, size, available,
+                seedFailure, null);
+    }
 
     public static ClusterSeen absent(int podsLeft) {
-        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null);
+        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null);
     }
 }

@@ -19,6 +19,13 @@ public sealed interface RestoreAction {
     record CreateCluster() implements RestoreAction {
     }
 
+    /**
+     * The seed member's download of the snapshot failed ({@code pod} ended): sign a fresh link into the Secret and
+     * delete that pod, so that the cluster controller starts the seed again, which reads the Secret anew.
+     */
+    record RetrySeed(String pod, String message) implements RestoreAction {
+    }
+
     /** Move to another phase (the cluster got there by itself, or was found already there after a restart). */
     record Advance(RestorePhase to, String message) implements RestoreAction {
     }

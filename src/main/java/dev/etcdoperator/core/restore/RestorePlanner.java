@@ -13,6 +13,12 @@ public final class RestorePlanner {
     public static final String REASON_OTHER_RESTORE = "RestoreInProgress";
     public static final String REASON_CLUSTER_REPLACED = "ClusterReplacedMeanwhile";
     public static final String REASON_SEED_FAILED = "SeedRestoreFailed";
+    /**
+     * How many times a seed whose download failed is started again with a fresh link before the restore fails: an
+     * operator restart or a leader change refuses the link the seed had (links live in the operator's memory), and
+     * the first retry cures that; a download that fails again and again has another cause.
+     */
+    public static final int SEED_RETRIES = 3;
 
     private RestorePlanner() {
     }
@@ -28,6 +34,12 @@ public final class RestorePlanner {
      */
     public static RestoreAction next(String restore, RestorePhase phase, String templateUid, String createdUid,
             ClusterSeen cluster) {
+        return next(restore, phase, templateUid, createdUid, cluster, 0);
+    }
+
+    /** @param seedRetries how many times the seed was started again after its download failed */
+    public static RestoreAction next(String restore, RestorePhase phase, String templateUid, String createdUid,
+            ClusterSeen cluster, int seedRetries) {
         if (phase == null || phase == RestorePhase.Preflight) {
             if (cluster.exists() && cluster.restoringBy() != null && !cluster.restoringBy().equals(restore)) {
                 return new RestoreAction.Fail(REASON_OTHER_RESTORE, "EtcdRestore " + cluster.restoringBy()
@@ -37,7 +49,7 @@ public final class RestorePlanner {
         }
         return switch (phase) {
             case Deleting -> deleting(restore, templateUid, createdUid, cluster);
-            case Restoring -> restoring(restore, createdUid, cluster);
+            case Restoring -> restoring(restore, createdUid, cluster, seedRetries);
             case Growing -> growing(restore, createdUid, cluster);
             case Done, Failed -> new RestoreAction.Nothing();
             default -> throw new IllegalStateException("unknown phase " + phase);
@@ -66,14 +78,20 @@ public final class RestorePlanner {
                 + ") appeared while the template was being deleted; it was left alone");
     }
 
-    private static RestoreAction restoring(String restore, String createdUid, ClusterSeen cluster) {
+    private static RestoreAction restoring(String restore, String createdUid, ClusterSeen cluster, int seedRetries) {
         RestoreAction lost = lost(restore, createdUid, cluster);
         if (lost != null) {
             return lost;
         }
         if (cluster.seedFailure() != null) {
+            if (cluster.seedDownloadFailed() != null && seedRetries < SEED_RETRIES) {
+                return new RestoreAction.RetrySeed(cluster.seedDownloadFailed(), "the seed member could not download"
+                        + " the snapshot (" + cluster.seedFailure() + "); it starts again with a fresh link (retry "
+                        + (seedRetries + 1) + " of " + SEED_RETRIES + ")");
+            }
             return new RestoreAction.Fail(REASON_SEED_FAILED, "the seed member could not restore the snapshot: "
-                    + cluster.seedFailure());
+                    + cluster.seedFailure() + (seedRetries > 0 ? " (it was started again " + seedRetries
+                            + " time(s) with a fresh link after its download failed)" : ""));
         }
         if (cluster.healthyMembers() >= 1) {
             return new RestoreAction.Advance(RestorePhase.Growing, "the seed member runs on the restored data");

@@ -69,6 +69,32 @@ class RestorePlannerTest {
     }
 
     @Test
+    void a_seed_whose_download_failed_is_started_again_with_a_fresh_link_a_few_times_then_fails_the_restore() {
+        ClusterSeen refused = new ClusterSeen(true, "uid-new", ME, null, false, 1, 0, 0, 3, false,
+                "container fetch-snapshot of pod alpha-abcde exited with 3", "alpha-abcde");
+        for (int retries = 0; retries < RestorePlanner.SEED_RETRIES; retries++) {
+            int done = retries;
+            assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, refused, retries)).as("after %s", retries)
+                    .isInstanceOfSatisfying(RestoreAction.RetrySeed.class, r -> {
+                        assertThat(r.pod()).isEqualTo("alpha-abcde");
+                        assertThat(r.message()).contains("retry " + (done + 1) + " of " + RestorePlanner.SEED_RETRIES);
+                    });
+        }
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, refused, RestorePlanner.SEED_RETRIES))
+                .isInstanceOfSatisfying(RestoreAction.Fail.class, f -> {
+                    assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_SEED_FAILED);
+                    assertThat(f.message()).contains("started again " + RestorePlanner.SEED_RETRIES + " time(s)");
+                });
+    }
+
+    @Test
+    void a_seed_that_downloaded_other_data_or_could_not_restore_it_is_not_started_again() {
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID,
+                restored(0, 0, false, "container fetch-snapshot exited with 1"), 0))
+                .isInstanceOfSatisfying(RestoreAction.Fail.class, f -> assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_SEED_FAILED));
+    }
+
+    @Test
     void growing_is_done_only_when_available_at_full_size() {
         assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(2, 2, true, null))).isInstanceOf(RestoreAction.Wait.class);
         assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(3, 2, true, null))).isInstanceOf(RestoreAction.Wait.class);
