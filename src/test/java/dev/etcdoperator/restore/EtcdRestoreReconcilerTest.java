@@ -3,11 +3,8 @@ package dev.etcdoperator.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +32,7 @@ import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.storage.Uploaded;
 import dev.etcdoperator.storage.VerifiedBackup;
 import dev.etcdoperator.support.EventRecorder;
+import dev.etcdoperator.support.MovingClock;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -65,7 +63,7 @@ class EtcdRestoreReconcilerTest {
     KubernetesClient client;
     KubernetesMockServer server;
 
-    final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
+    final MovingClock clock = new MovingClock(Instant.parse("2026-11-30T10:00:00Z"));
     final FakeStorage storage = new FakeStorage();
     EtcdRestoreReconciler reconciler;
 
@@ -509,33 +507,6 @@ class EtcdRestoreReconcilerTest {
     List<Event> warnings(String about) {
         return client.v1().events().inNamespace(NS).list().getItems().stream()
                 .filter(e -> e.getInvolvedObject().getName().equals(about) && e.getType().equals("Warning")).toList();
-    }
-
-    static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 
     /** A store in memory: which object each key holds now, and the URLs signed. */
