@@ -115,7 +115,7 @@ class EtcdBackupDrillIT {
         s3.putObject(b -> b.bucket(BUCKET).key("overwritten/snapshot.db"),
                 RequestBody.fromString("not an etcd snapshot".repeat(1000), StandardCharsets.UTF_8));
 
-        client().resources(EtcdBackup.class).inNamespace(NS).withName("overwritten").edit(b -> {
+        Edits.edit(client().resources(EtcdBackup.class).inNamespace(NS).withName("overwritten"), b -> {
             b.getSpec().setRestoreDrill(new RestoreDrillPolicy());
             return b;
         });

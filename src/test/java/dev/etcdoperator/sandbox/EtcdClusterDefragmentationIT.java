@@ -103,7 +103,7 @@ class EtcdClusterDefragmentationIT {
         try (ContinuousWriter writer = new ContinuousWriter("w-", () -> clusters.endpointList(NAME))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 10);
             writer.takeLongestStall();
-            sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+            Edits.edit(sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
                 Defragmentation d = new Defragmentation();
                 d.setMinFragmentedBytes(MIB);
                 d.setMinFragmentedPercent(20);
@@ -170,7 +170,7 @@ class EtcdClusterDefragmentationIT {
         try (ContinuousWriter writer = new ContinuousWriter("s-", () -> clusters.endpointList(NAME))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 10);
             writer.takeLongestStall();
-            sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+            Edits.edit(sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
                 Defragmentation d = new Defragmentation();
                 d.setSchedule("* * * * *");
                 c.getSpec().getEtcd().setDefragmentation(d);

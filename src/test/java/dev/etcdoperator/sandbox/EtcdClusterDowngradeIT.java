@@ -90,7 +90,7 @@ class EtcdClusterDowngradeIT {
     }
 
     private static void setVersion(String version, boolean allowDowngrade) {
-        sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+        Edits.edit(sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
             c.getSpec().setVersion(version);
             c.getSpec().setAllowDowngrade(allowDowngrade);
             return c;

@@ -150,11 +150,10 @@ class EtcdClusterIT {
     @Order(5)
     void aMinorUpgradeFrom35To36RollsOneMemberAtATimeUnderAWriter() {
         try (ContinuousWriter writer = writer("upgrade-")) {
-            client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME)
-                    .edit(c -> {
-                        c.getSpec().setVersion(NEXT_MINOR);
-                        return c;
-                    });
+            Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
+                c.getSpec().setVersion(NEXT_MINOR);
+                return c;
+            });
             await().atMost(CONVERGE).untilAsserted(() -> {
                 assertThat(pods(NAME)).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0)
                         .getImage()).isEqualTo("quay.io/coreos/etcd:v" + NEXT_MINOR));
@@ -185,7 +184,7 @@ class EtcdClusterIT {
     @Test
     @Order(7)
     void whilePausedNothingChangesAndUnpausedItConverges() {
-        client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
             c.getSpec().setPaused(true);
             return c;
         });
@@ -193,7 +192,7 @@ class EtcdClusterIT {
         setSize(NAME, 3);
         await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(20))
                 .until(() -> pods(NAME).size() == 5 && memberNames(NAME).size() == 5);
-        client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
             c.getSpec().setPaused(false);
             return c;
         });
@@ -207,7 +206,7 @@ class EtcdClusterIT {
     void aDowngradeAndASkippedMinorVersionAreRefusedAndTheMembersKeepRunning() {
         Set<String> before = pods(NAME).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
         for (String[] change : new String[][] { { FIRST, "Downgrade" }, { "3.8.0", "SkippedMinorVersion" } }) {
-            client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+            Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
                 c.getSpec().setVersion(change[0]);
                 return c;
             });
@@ -261,7 +260,7 @@ class EtcdClusterIT {
         await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).until(() -> pods("delta").isEmpty());
 
         EtcdCluster delta = client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").get();
-        client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").edit(c -> {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName("delta"), c -> {
             Map<String, String> annotations = new HashMap<>(c.getMetadata().getAnnotations() == null ? Map.of()
                     : c.getMetadata().getAnnotations());
             annotations.put("etcd.database.coreos.com/reseed", delta.getMetadata().getUid());
@@ -376,7 +375,7 @@ class EtcdClusterIT {
     }
 
     static void setSize(String name, int size) {
-        client().resources(EtcdCluster.class).inNamespace(NS).withName(name).edit(c -> {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(name), c -> {
             c.getSpec().setSize(size);
             return c;
         });

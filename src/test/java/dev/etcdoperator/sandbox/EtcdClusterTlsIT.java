@@ -362,7 +362,7 @@ class EtcdClusterTlsIT {
                 throw new UncheckedIOException(e);
             }
         });
-        client().secrets().inNamespace(NS).withName(name).edit(s -> new SecretBuilder(s).withData(data).build());
+        Edits.edit(client().secrets().inNamespace(NS).withName(name), s -> new SecretBuilder(s).withData(data).build());
     }
 
     private static Set<String> podNames() {

@@ -121,7 +121,7 @@ class EtcdRestoreIT {
     @Test
     @Order(2)
     void theSpecOfARestoreWhosePreflightPassedCannotChange() {
-        assertThatThrownBy(() -> client().resources(EtcdRestore.class).inNamespace(NS).withName("r1").edit(r -> {
+        assertThatThrownBy(() -> Edits.edit(client().resources(EtcdRestore.class).inNamespace(NS).withName("r1"), r -> {
             r.getSpec().getS3().setPath(BUCKET + "/alpha/other.db");
             return r;
         }))
@@ -141,10 +141,11 @@ class EtcdRestoreIT {
                 """.formatted(NS, CLUSTER, BUCKET), EtcdRestore.class)).create();
         await().atMost(WITHIN).until(() -> restoreStatus("not-started").getConsecutiveFailures() != null);
         assertThat(restoreStatus("not-started").getPhase()).isIn(null, "Preflight");
-        EtcdRestore edited = client().resources(EtcdRestore.class).inNamespace(NS).withName("not-started").edit(r -> {
-            r.getSpec().getS3().setPath(BUCKET + "/alpha/other.db");
-            return r;
-        });
+        EtcdRestore edited = Edits.edit(client().resources(EtcdRestore.class).inNamespace(NS).withName("not-started"),
+                r -> {
+                    r.getSpec().getS3().setPath(BUCKET + "/alpha/other.db");
+                    return r;
+                });
         assertThat(edited.getSpec().getS3().getPath()).endsWith("other.db");
         client().resource(edited).delete();
     }
@@ -335,7 +336,7 @@ class EtcdRestoreIT {
                 """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
         await().atMost(WITHIN).until(() -> backupStatus("every").getSucceeded() == Boolean.TRUE);
         Map<String, String> expected = dump();
-        client().resources(EtcdBackup.class).inNamespace(NS).withName("every").edit(b -> {
+        Edits.edit(client().resources(EtcdBackup.class).inNamespace(NS).withName("every"), b -> {
             b.getSpec().getBackupPolicy().setBackupIntervalInSecond(3600L);
             return b;
         });

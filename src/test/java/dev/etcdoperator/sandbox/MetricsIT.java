@@ -198,7 +198,7 @@ class MetricsIT {
     }
 
     static void setSize(String name, int size) {
-        client().resources(EtcdCluster.class).inNamespace(NS).withName(name).edit(c -> {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(name), c -> {
             c.getSpec().setSize(size);
             return c;
         });

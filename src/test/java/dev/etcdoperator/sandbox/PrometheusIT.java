@@ -148,7 +148,7 @@ class PrometheusIT {
     @Test
     @Order(4)
     void aDeadMemberOfAPausedClusterRaisesMemberDownAndQuorumAtRisk() {
-        client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME).edit(c -> {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
             c.getSpec().setPaused(true);
             return c;
         });

@@ -215,10 +215,10 @@ public final class Sandbox implements AutoCloseable {
      */
     public void withoutSchemaChecks(Runnable action) {
         List<CustomResourceDefinition> shipped = readCrds(options.crds);
+        var crds = client.apiextensions().v1().customResourceDefinitions();
         try {
             for (CustomResourceDefinition crd : shipped) {
-                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                        .edit(SandboxCrds::withoutSchema);
+                Edits.edit(crds.withName(crd.getMetadata().getName()), SandboxCrds::withoutSchema);
             }
             // the whole action runs inside this wait (it may wait on the operator itself); only a 422, the old schema
             // still applied for a moment after the CRD update, makes it start again
@@ -236,11 +236,10 @@ public final class Sandbox implements AutoCloseable {
                     });
         } finally {
             for (CustomResourceDefinition crd : shipped) {
-                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                        .edit(current -> {
-                            current.setSpec(crd.getSpec());
-                            return current;
-                        });
+                Edits.edit(crds.withName(crd.getMetadata().getName()), current -> {
+                    current.setSpec(crd.getSpec());
+                    return current;
+                });
             }
         }
     }

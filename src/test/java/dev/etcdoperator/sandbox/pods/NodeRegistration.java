@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.etcdoperator.sandbox.Edits;
+
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddressBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -47,7 +49,7 @@ final class NodeRegistration {
                         .withOsImage("local processes").withKernelVersion(System.getProperty("os.version"))
                         .withMachineID(nodeName).withSystemUUID(nodeName).withBootID(nodeName).build())
                 .endStatus().build());
-        client.nodes().withName(nodeName).edit(n -> {
+        Edits.edit(client.nodes().withName(nodeName), n -> {
             if (n.getSpec() != null && n.getSpec().getTaints() != null) {
                 n.getSpec().setTaints(List.copyOf(n.getSpec().getTaints().stream()
                         .filter(t -> !NOT_READY_TAINT.equals(t.getKey())).toList()));
