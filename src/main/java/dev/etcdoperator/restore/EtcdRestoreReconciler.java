@@ -120,7 +120,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
 
     @Override
     public List<EventSource<?, EtcdRestore>> prepareEventSources(EventSourceContext<EtcdRestore> context) {
-        return List.of(wakeUps);
+        List<EventSource<?, EtcdRestore>> sources = new java.util.ArrayList<>(RestoredClusterEvents.of(context));
+        sources.add(wakeUps);
+        return sources;
     }
 
     @Override

@@ -57,8 +57,15 @@ class OperatorBenchmark {
         List<Sample> samples = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         String jvmOptions;
-        try (Sandbox sandbox = Sandbox.start(Sandbox.options()
-                .stateDir(Path.of("target", "sandbox-operator-benchmark")).withoutOperator())) {
+        Sandbox.Options options = Sandbox.options().stateDir(Path.of("target", "sandbox-operator-benchmark"))
+                .withoutOperator();
+        // options to try beside the chart's, e.g. -Dbenchmark.operatorJvmOptions="-XX:TieredStopAtLevel=1"
+        for (String option : System.getProperty("benchmark.operatorJvmOptions", "").split(" ")) {
+            if (!option.isBlank()) {
+                options.operatorJvmOption(option);
+            }
+        }
+        try (Sandbox sandbox = Sandbox.start(options)) {
             OperatorProcess operator = null;
             for (int run = 1; run <= RUNS; run++) {
                 if (operator != null) {

@@ -28,7 +28,9 @@ public final class OperatorProcess implements AutoCloseable {
     private final int httpPort;
     private final Path kubeconfig;
     private final Map<String, String> env;
-    private Process process;
+    private volatile Process process;
+    private boolean stopped;
+    private int restarts;
 
     /**
      * @param kubeconfig       the operator's identity and API server, as {@code KUBECONFIG}
@@ -62,6 +64,22 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** Starts the process and waits until its readiness check passes. */
     public OperatorProcess start(Duration timeout) {
+        stopped = false;
+        launch();
+        Awaitility.await("the operator to be ready (log: " + logFile + ")").atMost(timeout)
+                .pollInterval(Duration.ofMillis(250)).ignoreExceptionsInstanceOf(UncheckedIOException.class)
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException("the operator exited with " + process.exitValue()
+                                + "; see " + logFile);
+                    }
+                    return get("/q/health/ready").statusCode() == 200;
+                });
+        restartWhenItExits(process);
+        return this;
+    }
+
+    private void launch() {
         try {
             Files.createDirectories(logFile.getParent());
             ProcessBuilder builder = new ProcessBuilder(ParentDeathSignal.wrap(command)).redirectErrorStream(true)
@@ -75,16 +93,36 @@ public final class OperatorProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the operator", e);
         }
-        Awaitility.await("the operator to be ready (log: " + logFile + ")").atMost(timeout)
-                .pollInterval(Duration.ofMillis(250)).ignoreExceptionsInstanceOf(UncheckedIOException.class)
-                .until(() -> {
-                    if (!process.isAlive()) {
-                        throw new IllegalStateException("the operator exited with " + process.exitValue()
-                                + "; see " + logFile);
-                    }
-                    return get("/q/health/ready").statusCode() == 200;
-                });
-        return this;
+    }
+
+    /**
+     * A running operator that exits by itself (it does when it loses its leader lease, which a slow API server can
+     * cause) is started again, as the kubelet restarts its Deployment's container; the log says so. One stopped or
+     * killed here is not.
+     */
+    private void restartWhenItExits(Process running) {
+        running.onExit().thenRun(() -> {
+            synchronized (this) {
+                if (stopped || running != process) {
+                    return;
+                }
+                restarts++;
+                try {
+                    Files.writeString(logFile, "sandbox: the operator exited with " + running.exitValue()
+                            + "; it is started again, as its pod's container would be\n",
+                            java.nio.file.StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                    // the restart matters more than its log line
+                }
+                launch();
+                restartWhenItExits(process);
+            }
+        });
+    }
+
+    /** How often the operator exited by itself and was started again. */
+    public synchronized int restarts() {
+        return restarts;
     }
 
     public String url() {
@@ -119,6 +157,9 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** SIGKILL, as a crash or an evicted pod would. */
     public void kill() {
+        synchronized (this) {
+            stopped = true;
+        }
         if (process != null) {
             process.destroyForcibly();
             waitFor(Duration.ofSeconds(30));
@@ -128,6 +169,9 @@ public final class OperatorProcess implements AutoCloseable {
     /** SIGTERM, then SIGKILL after 20 s. */
     @Override
     public void close() {
+        synchronized (this) {
+            stopped = true;
+        }
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!waitFor(Duration.ofSeconds(20))) {
