@@ -31,6 +31,10 @@ public final class BackupStore implements BackupStorage.Store {
     private static final Logger LOG = Logger.getLogger(BackupStore.class);
     private static final Duration CALL_TIME = Duration.ofSeconds(30);
     private static final Duration READ_TIME = Duration.ofMinutes(30);
+    /** An upload begins at most this long after its partial object was written (a call's time, and more). */
+    private static final Duration MARKED_WITHIN = Duration.ofMinutes(1);
+    /** Stores give times to the second. */
+    private static final Duration CLOCK_GRANULARITY = Duration.ofSeconds(1);
 
     private final S3Client s3;
     private final S3Settings settings;
@@ -311,7 +315,9 @@ public final class BackupStore implements BackupStorage.Store {
      * two ways: by listing uploads under the key's prefix (S3), and by listing them at the exact key of each of its
      * partial objects, for stores that list uploads by exact key only (MinIO takes a prefix as the whole key, and
      * lists uploads without one only since it started). Every upload has such an object: {@link SnapshotUpload}
-     * writes an empty one at the partial key before it begins the multipart upload.
+     * writes an empty one at the partial key before it begins the multipart upload, at the partial key or, when that
+     * was free, at the backup's key; one at the backup's key counts as this backup's when it began just after such an
+     * object of this backup was written.
      */
     @Override
     public int cleanUpInterrupted(S3Location target, boolean periodic, String owner, Instant startedBefore,
@@ -335,6 +341,16 @@ public final class BackupStore implements BackupStorage.Store {
                         cleaned += abortIfOwnAndOld(target, periodic, owner, startedBefore, deadline, u, aborted);
                     }
                 }
+                String backupKey = BackupNames.backupKeyOf(o.key()).orElseThrow();
+                for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
+                        .prefix(backupKey).overrideConfiguration(within(deadline))).uploads()) {
+                    if (backupKey.equals(u.key()) && markedBy(o, u) && u.initiated().isBefore(startedBefore)
+                            && aborted.add(u.uploadId())) {
+                        s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
+                                .overrideConfiguration(within(deadline)));
+                        cleaned++;
+                    }
+                }
                 if (o.lastModified() != null && o.lastModified().isBefore(startedBefore)
                         && owner.equals(metadata(target.withKey(o.key()), deadline).get(BackupMetadata.OWNER))) {
                     delete(target.withKey(o.key()), deadline);
@@ -345,6 +361,17 @@ public final class BackupStore implements BackupStorage.Store {
             LOG.warnf("could not clean up interrupted uploads of %s: %s", target, e.getMessage());
         }
         return cleaned;
+    }
+
+    /**
+     * Whether the upload at a backup's key is the one its partial object marks: it began within
+     * {@link #MARKED_WITHIN} after the marker was written (the marker comes first). An upload that began at another
+     * time is not this owner's to end.
+     */
+    private static boolean markedBy(S3Object marker, MultipartUpload upload) {
+        return marker.lastModified() != null && upload.initiated() != null
+                && !upload.initiated().isBefore(marker.lastModified().minus(CLOCK_GRANULARITY))
+                && upload.initiated().isBefore(marker.lastModified().plus(MARKED_WITHIN));
     }
 
     private int abortIfOwnAndOld(S3Location target, boolean periodic, String owner, Instant startedBefore,

@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -42,12 +43,14 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 /**
  * Streams an etcd snapshot into S3 without holding it in memory or on disk: the bytes are cut into parts of a
  * fixed size, each part is uploaded (two at a time, while the next is read) with its CRC32C in a header, which the
- * store checks, and the whole stream is digested with SHA-256 on the way. The upload goes to a partial key; only
- * when it is complete, its size matches, the composite of its part checksums matches what the store computed (when
- * the store reports one) and etcd's own hash trailer matches, is it copied to the backup's key with the checksum,
- * revision and version as metadata, and checked once more there. The partial key holds an empty object from before
- * the multipart upload begins, so that a later clean-up finds the upload even on a store that lists uploads by exact
- * key only. On any failure the multipart upload is aborted and the partial object deleted, so nothing that could pass for a backup is left behind. Memory: at most
+ * store checks, and the whole stream is digested with SHA-256 on the way. A free key receives the multipart upload
+ * itself, completed only once etcd's own hash trailer matches and the key is still free; a key that holds an earlier
+ * backup of the same owner is replaced only by a copy of a verified upload made at a partial key. Then the size and
+ * the composite of the part checksums (when the store reports one) are checked, and the checksum, revision and
+ * version join the object's metadata by a copy (onto itself for a free key), checked once more there. An empty object
+ * at the partial key is written before the multipart upload begins, so that a later clean-up finds the upload even
+ * on a store that lists uploads by exact key only. On any failure the multipart upload is aborted, and a completed
+ * one deleted while it is this owner's, so nothing that could pass for a backup is left behind. Memory: at most
  * {@code (parallelParts + 1) x partSize}.
  */
 public final class SnapshotUpload {
@@ -110,18 +113,24 @@ public final class SnapshotUpload {
         S3Location partial = target.withKey(partialKey);
         String uploadId = null;
         boolean completed = false;
+        S3Location uploadAt = null;
         ExecutorService uploaders = Executors.newFixedThreadPool(parallelParts, r -> {
             Thread t = new Thread(r, "backup-upload-" + target.key());
             t.setDaemon(true);
             return t;
         });
         try {
+            // a key that holds an earlier backup of this owner is replaced only by a copy of a verified upload (a
+            // copy replaces an object whole, or not at all); a free key receives the upload itself, which S3 shows
+            // only once it is completed, and it is completed only once verified
+            uploadAt = refuseOthers(target, owner, deadline) ? partial : target;
             // an empty object at the partial key first: a store that lists multipart uploads by exact key only
             // (MinIO) shows this upload to a later clean-up only through an object it can find by prefix
             s3.putObject(b -> encryption.applyTo(b.bucket(partial.bucket()).key(partial.key())
                     .contentType("application/octet-stream").metadata(Map.of(BackupMetadata.OWNER, owner))
                     .overrideConfiguration(within(deadline))), RequestBody.empty());
-            uploadId = s3.createMultipartUpload(b -> encryption.applyTo(b).bucket(partial.bucket()).key(partial.key())
+            S3Location at = uploadAt;
+            uploadId = s3.createMultipartUpload(b -> encryption.applyTo(b).bucket(at.bucket()).key(at.key())
                     .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
                     .contentType("application/octet-stream")
                     .metadata(Map.of(BackupMetadata.OWNER, owner))
@@ -134,7 +143,7 @@ public final class SnapshotUpload {
             InputStream stored = clientKey == null ? source
                     : BackupCipher.encrypt(new DigestingStream(source, snapshot), clientKey);
             List<byte[]> partDigests = new ArrayList<>();
-            List<CompletedPart> parts = streamParts(stored, partial, id, digest, partDigests, uploaders, deadline);
+            List<CompletedPart> parts = streamParts(stored, at, id, digest, partDigests, uploaders, deadline);
             if (snapshot.size() == 0) {
                 throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "etcd sent an empty snapshot", true);
             }
@@ -142,7 +151,10 @@ public final class SnapshotUpload {
                 throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the snapshot read from etcd is not whole: "
                         + snapshot.etcdHashProblem(), true);
             }
-            String reported = complete(partial, id, parts, digest.size(), deadline);
+            if (at.equals(target)) {
+                refuseAnyObject(target, deadline);
+            }
+            String reported = complete(at, id, parts, digest.size(), deadline);
             completed = true;
             String composite = composite(partDigests);
             // a composite checksum reads <base64>-<parts>; a store that reports a full-object CRC instead is not compared
@@ -152,10 +164,7 @@ public final class SnapshotUpload {
             }
             long size = digest.size();
             String sha256 = digest.sha256Hex();
-            checkSize(head(partial, deadline), size, partial);
-            // everything that can be verified is verified before the key is touched; the key is replaced only by
-            // this owner, and only by a copy of a verified upload (a copy replaces an object whole, or not at all)
-            refuseOthers(target, owner, deadline);
+            checkSize(head(at, deadline), size, at);
             Map<String, String> finalMetadata = new HashMap<>(metadata);
             finalMetadata.put(BackupMetadata.SHA256, sha256);
             finalMetadata.put(BackupMetadata.SIZE, Long.toString(size));
@@ -169,37 +178,67 @@ public final class SnapshotUpload {
                 finalMetadata.put(BackupMetadata.SNAPSHOT_SHA256, encrypted.snapshotSha256());
                 finalMetadata.put(BackupMetadata.SNAPSHOT_SIZE, Long.toString(encrypted.snapshotSize()));
             }
-            copy(partial, target, size, finalMetadata, deadline);
+            if (at.equals(partial)) {
+                refuseOthers(target, owner, deadline);
+            }
+            // the checksum is known only now: it joins the metadata by a copy, onto the object itself when the
+            // upload went to the key (a store may then change the metadata alone, as MinIO does)
+            copy(at, target, size, finalMetadata, deadline);
             checkCopy(target, size, sha256, owner, deadline);
             deleteQuietly(partial, deadline);
             return new Uploaded(target.bucket(), target.key(), size, sha256, encrypted);
         } catch (RuntimeException e) {
             BackupFailure failure = S3Errors.translate("upload to " + target, e, deadline, BackupFailure.UPLOAD_FAILED);
-            cleanUp(partial, uploadId, completed, deadline);
+            if (uploadAt != null) {
+                cleanUp(partial, uploadAt, uploadId, completed, owner, deadline);
+            }
             throw failure;
         } finally {
             uploaders.shutdownNow();
         }
     }
 
-    /** Fails when the key holds an object that another owner (or no EtcdBackup) wrote: it is never replaced. */
-    private void refuseOthers(S3Location target, String owner, Instant deadline) {
-        HeadObjectResponse existing;
-        try {
-            existing = head(target, deadline);
-        } catch (NoSuchKeyException e) {
-            return;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                return;
-            }
-            throw e;
+    /**
+     * Fails when the key holds an object that another owner (or no EtcdBackup) wrote: it is never replaced.
+     *
+     * @return whether the key holds an object of this owner (an earlier backup, to be replaced only by a copy)
+     */
+    private boolean refuseOthers(S3Location target, String owner, Instant deadline) {
+        Optional<HeadObjectResponse> existing = headIfThere(target, deadline);
+        if (existing.isEmpty()) {
+            return false;
         }
-        String writer = existing.metadata().get(BackupMetadata.OWNER);
+        String writer = existing.get().metadata().get(BackupMetadata.OWNER);
         if (!owner.equals(writer)) {
             throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " holds an object "
                     + (writer == null ? "that no EtcdBackup wrote" : "written by EtcdBackup " + writer)
                     + "; it is left as it is. Two EtcdBackups must not write one key: give this one its own s3.path", true);
+        }
+        return true;
+    }
+
+    /** Before an upload to a key that was free is completed: the key must still be free, or nothing is replaced. */
+    private void refuseAnyObject(S3Location target, Instant deadline) {
+        Optional<HeadObjectResponse> existing = headIfThere(target, deadline);
+        if (existing.isPresent()) {
+            String writer = existing.get().metadata().get(BackupMetadata.OWNER);
+            throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " was written by "
+                    + (writer == null ? "a writer that is not an EtcdBackup" : "EtcdBackup " + writer)
+                    + " while this backup was uploaded; it is left as it is. Two EtcdBackups must not write one key",
+                    true);
+        }
+    }
+
+    private Optional<HeadObjectResponse> headIfThere(S3Location location, Instant deadline) {
+        try {
+            return Optional.of(head(location, deadline));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
         }
     }
 
@@ -413,11 +452,27 @@ public final class SnapshotUpload {
         }
     }
 
-    private void cleanUp(S3Location partial, String uploadId, boolean completed, Instant deadline) {
+    /**
+     * After a failure: the multipart upload aborted, or, once completed, its object deleted, at the partial key, or at
+     * the backup's key only while the object there is this owner's (another writer's is left alone); then the empty
+     * object written before the upload began.
+     */
+    private void cleanUp(S3Location partial, S3Location uploadAt, String uploadId, boolean completed, String owner,
+            Instant deadline) {
         if (uploadId != null && !completed) {
-            abortQuietly(partial, uploadId, deadline);
+            abortQuietly(uploadAt, uploadId, deadline);
         }
-        // the completed upload, or the empty object written before it began
+        if (completed && !uploadAt.equals(partial)) {
+            try {
+                HeadObjectResponse there = s3.headObject(b -> b.bucket(uploadAt.bucket()).key(uploadAt.key())
+                        .overrideConfiguration(o -> o.apiCallTimeout(cleanUpTime(deadline))));
+                if (owner.equals(there.metadata().get(BackupMetadata.OWNER))) {
+                    deleteQuietly(uploadAt, deadline);
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("could not check %s after a failed backup: %s", uploadAt, e.getMessage());
+            }
+        }
         deleteQuietly(partial, deadline);
     }
 

@@ -377,13 +377,13 @@ class EtcdBackupIT {
                 etcdEndpoints: ["http://%s-client:2379"]
                 s3: {path: %s/killed/snapshot.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
                 """.formatted(CLUSTER, BUCKET, sandbox.s3().endpoint()));
-        // the upload's empty partial object comes first, then the multipart upload at its key (MinIO lists uploads
-        // by exact key only)
+        // the upload's empty partial object comes first, then the multipart upload at the backup's key, which is
+        // free (MinIO lists uploads by exact key only)
         String partialKey = await().atMost(WITHIN).pollInterval(Duration.ofMillis(20))
                 .until(() -> objects("killed/").stream().map(S3Object::key).filter(k -> k.contains(".partial-"))
                         .findFirst().orElse(null), java.util.Objects::nonNull);
-        await().atMost(WITHIN).pollInterval(Duration.ofMillis(20))
-                .until(() -> !s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix(partialKey)).uploads().isEmpty());
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(20)).until(() -> !s3.listMultipartUploads(b -> b
+                .bucket(BUCKET).prefix("killed/snapshot.db")).uploads().isEmpty());
         sandbox.s3().kill();
         EtcdBackupStatus failed = awaitFailure("killed", null);
         assertThat(failed.getReason()).matches("^(UploadFailed|S3Unreachable): .*");
@@ -394,6 +394,8 @@ class EtcdBackupIT {
         assertThat(ok.getBackupSize()).isGreaterThan(80L * 1024 * 1024);
         assertThat(objects("killed/")).extracting(S3Object::key).contains("killed/snapshot.db")
                 .allMatch(k -> k.equals("killed/snapshot.db") || k.equals(partialKey));
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("killed/snapshot.db")).metadata())
+                .containsKey(dev.etcdoperator.core.backup.BackupMetadata.SHA256);
     }
 
     @Test

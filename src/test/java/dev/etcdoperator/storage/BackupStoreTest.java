@@ -143,6 +143,94 @@ class BackupStoreTest {
         assertThat(s3.objects).containsOnlyKeys("once/x.db");
     }
 
+    @Test
+    void onBothKindsOfStoreTheCleanUpAbortsAnUploadAtTheBackupKeyThatItsOwnPartialObjectMarks() {
+        for (boolean exactKeyOnly : List.of(false, true)) {
+            InMemoryS3 store = new InMemoryS3(BUCKET);
+            store.uploadsListedByExactKeyOnly = exactKeyOnly;
+            String key = "once/direct.db";
+            byte[] none = {};
+            Instant marked = LONG_AGO;
+            store.put(BackupNames.partialKey(key, ME, "0000000a"), none, Map.of(BackupMetadata.OWNER, ME), marked);
+            String mine = store.startUpload(key, Map.of(BackupMetadata.OWNER, ME), marked.plusMillis(300));
+            String unmarked = store.startUpload(key, Map.of(), marked.plus(Duration.ofHours(1)));
+            String otherKey = "once/direct.db.2";
+            store.put(BackupNames.partialKey(otherKey, OTHER, "0000000b"), none, Map.of(BackupMetadata.OWNER, OTHER),
+                    marked);
+            String others = store.startUpload(otherKey, Map.of(BackupMetadata.OWNER, OTHER), marked.plusMillis(300));
+
+            int cleaned = new BackupStore(store, PART, 2).cleanUpInterrupted(new S3Location(BUCKET, key), false, ME,
+                    Instant.now().minusSeconds(60), deadline());
+
+            assertThat(cleaned).as("exact key only: " + exactKeyOnly).isEqualTo(2);
+            assertThat(store.uploads).as("exact key only: " + exactKeyOnly).containsOnlyKeys(unmarked, others)
+                    .doesNotContainKey(mine);
+            assertThat(store.objects).containsOnlyKeys(BackupNames.partialKey(otherKey, OTHER, "0000000b"));
+        }
+    }
+
+    @Test
+    void aBackupToAFreeKeyIsUploadedThereAndOnlyItsMetadataIsCopiedOntoItself() throws Exception {
+        List<String> uploadedTo = new java.util.ArrayList<>();
+        s3.onCreateMultipartUpload = uploadedTo::add;
+        byte[] snapshot = snapshot(5, 4);
+
+        Uploaded up = store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, "free/x.db"),
+                metadata(ME), deadline());
+
+        assertThat(uploadedTo).containsExactly("free/x.db");
+        assertThat(s3.copies).containsExactly("free/x.db -> free/x.db");
+        assertThat(s3.objects.get("free/x.db").data()).isEqualTo(snapshot);
+        assertThat(s3.objects.get("free/x.db").metadata()).containsEntry(BackupMetadata.SHA256, up.sha256())
+                .containsEntry(BackupMetadata.SIZE, Long.toString(snapshot.length))
+                .containsEntry(BackupMetadata.OWNER, ME).containsEntry(BackupMetadata.REVISION, "10");
+        assertThat(s3.objects).containsOnlyKeys("free/x.db");
+        assertThat(s3.uploads).isEmpty();
+    }
+
+    static Stream<Arguments> failedUploadsToAFreeKey() throws Exception {
+        byte[] good = snapshot(2, 4);
+        byte[] corrupted = good.clone();
+        corrupted[100] ^= 1;
+        Consumer<InMemoryS3> nothing = s -> { };
+        return Stream.of(
+                Arguments.of("a corrupted snapshot", corrupted, nothing, BackupFailure.VERIFICATION_FAILED, null),
+                Arguments.of("a store that loses bytes", good, (Consumer<InMemoryS3>) s -> s.dropOnComplete = 1,
+                        BackupFailure.VERIFICATION_FAILED, null),
+                Arguments.of("a copy of the metadata that fails", good, (Consumer<InMemoryS3>) s -> s.failCopy = true,
+                        BackupFailure.UPLOAD_FAILED, null),
+                Arguments.of("another writer taking the key during the upload", good,
+                        (Consumer<InMemoryS3>) s -> s.onCreateMultipartUpload = key -> {
+                            if (!BackupNames.isPartial(key)) {
+                                s.put(key, new byte[] {7}, Map.of(BackupMetadata.OWNER, OTHER), Instant.now());
+                            }
+                        }, BackupFailure.PATH_IN_USE, OTHER),
+                Arguments.of("another writer replacing the object after the copy", good,
+                        (Consumer<InMemoryS3>) s -> s.afterCopy = key -> s.put(key, new byte[] {9},
+                                Map.of(BackupMetadata.OWNER, OTHER), Instant.now()),
+                        BackupFailure.PATH_IN_USE, OTHER));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("failedUploadsToAFreeKey")
+    void aFailedBackupToAFreeKeyLeavesNothingThereButAnotherWritersObject(String fault, byte[] snapshot,
+            Consumer<InMemoryS3> setUp, String reason, String leftOwner) {
+        String key = "free/snapshot.db";
+        setUp.accept(s3);
+
+        assertThatThrownBy(() -> store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, key),
+                metadata(ME), deadline())).isInstanceOf(BackupFailure.class)
+                .extracting(e -> ((BackupFailure) e).reason()).isEqualTo(reason);
+
+        if (leftOwner == null) {
+            assertThat(s3.objects).as("nothing that could pass for a backup").isEmpty();
+        } else {
+            assertThat(s3.objects).containsOnlyKeys(key);
+            assertThat(s3.objects.get(key).metadata()).containsEntry(BackupMetadata.OWNER, leftOwner);
+        }
+        assertThat(s3.uploads).as("no upload is left").isEmpty();
+    }
+
     // ---- the object at the key: never another's, never lost to a failed replacement
 
     static Stream<Arguments> failedReplacements() throws Exception {
@@ -194,7 +282,12 @@ class BackupStoreTest {
         String key = "once/snapshot.db";
         s3.put(key, snapshot(1, 2), Map.of(BackupMetadata.OWNER, ME), LONG_AGO);
         byte[] snapshot = snapshot(3, 4);
+        List<String> uploadedTo = new java.util.ArrayList<>();
+        s3.onCreateMultipartUpload = uploadedTo::add;
         Uploaded up = store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, key), metadata(ME), deadline());
+        assertThat(uploadedTo).as("the earlier backup is replaced only by a copy").singleElement()
+                .satisfies(k -> assertThat(BackupNames.isOwnPartial(k, key, false, ME)).isTrue());
+        assertThat(s3.copies).containsExactly(uploadedTo.get(0) + " -> " + key);
         assertThat(s3.objects.get(key).data()).isEqualTo(snapshot);
         assertThat(s3.objects.get(key).metadata()).containsEntry(BackupMetadata.SHA256, up.sha256())
                 .containsEntry(BackupMetadata.OWNER, ME);

@@ -71,6 +71,9 @@ final class InMemoryS3 implements S3Client {
     boolean uploadsListedByExactKeyOnly;
     /** Called with the key of each CreateMultipartUpload, before it is answered. */
     java.util.function.Consumer<String> onCreateMultipartUpload = key -> { };
+    /** Each copy as {@code source -> destination}. */
+    final List<String> copies = new ArrayList<>();
+
 
     InMemoryS3(String bucket) {
         this.bucket = bucket;
@@ -229,6 +232,7 @@ final class InMemoryS3 implements S3Client {
                 throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.sourceKey()).build();
             }
             objects.put(r.destinationKey(), new Obj(from.data(), new HashMap<>(r.metadata()), Instant.now()));
+            copies.add(r.sourceKey() + " -> " + r.destinationKey());
         }
         afterCopy.accept(r.destinationKey());
         return CopyObjectResponse.builder().build();

@@ -15,8 +15,10 @@ import java.util.regex.Pattern;
 
 /**
  * Object names. A periodic backup is stored at {@code <prefix>_v<revision>_<yyyy-MM-dd-HH:mm:ss>} (UTC), as the
- * CoreOS operator named them; an upload in progress goes to {@code <key>.partial-<owner token>-<id>}, a name no
- * backup has, and becomes the backup only once it is complete and verified.
+ * CoreOS operator named them. An upload in progress is marked by an empty object at
+ * {@code <key>.partial-<owner token>-<id>}, a name no backup has, so that a later clean-up can find it; the upload
+ * itself goes to the key when the key is free (a multipart upload is no object until it is completed, and it is
+ * completed only once verified), else to the partial key, to be copied to the key once verified.
  */
 public final class BackupNames {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd-HH:mm:ss");
@@ -86,6 +88,12 @@ public final class BackupNames {
         }
         String backupKey = m.group(1);
         return periodic ? parsePeriodic(target, backupKey).isPresent() : backupKey.equals(target);
+    }
+
+    /** The backup key a partial upload's name was made for ({@link #partialKey}), or empty for any other name. */
+    public static Optional<String> backupKeyOf(String partialKey) {
+        Matcher m = PARTIAL_NAME.matcher(partialKey);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     public static boolean isPartial(String key) {

@@ -73,6 +73,16 @@ class BackupNamesTest {
     }
 
     @Test
+    void a_partial_name_gives_back_the_backup_key_it_was_made_for_and_no_other_name_does() {
+        String periodic = BackupNames.periodicKey("p/x", 12, Instant.parse("2026-11-30T08:09:10Z"));
+        assertThat(BackupNames.backupKeyOf(BackupNames.partialKey(periodic, "ns/one", "0123abcd"))).contains(periodic);
+        assertThat(BackupNames.backupKeyOf(BackupNames.partialKey("a/b.db", "ns/one", "0123abcd"))).contains("a/b.db");
+        for (String other : List.of("a/b.db", "a/b.db.partial-0123abcd", "a/b.db.partial-users-copy")) {
+            assertThat(BackupNames.backupKeyOf(other)).as(other).isEmpty();
+        }
+    }
+
+    @Test
     void s3_paths_split_at_the_first_slash() {
         assertThat(S3Location.parse("bucket/a/b/c.db")).isEqualTo(new S3Location("bucket", "a/b/c.db"));
         for (String bad : new String[] {"", "nobucket", "/key", "bucket/"}) {
