@@ -37,6 +37,7 @@ public final class BackupStore implements BackupStorage.Store {
     private static final Duration CLOCK_GRANULARITY = Duration.ofSeconds(1);
 
     private final S3Client s3;
+    private final ChecksumTags tags;
     private final S3Settings settings;
     private final int partSize;
     private final int parallelParts;
@@ -60,6 +61,7 @@ public final class BackupStore implements BackupStorage.Store {
     public BackupStore(S3Client s3, S3Settings settings, int partSize, int parallelParts, SnapshotLinks links) {
         this.links = links;
         this.s3 = s3;
+        this.tags = new ChecksumTags(s3);
         this.settings = settings;
         this.partSize = partSize;
         this.parallelParts = parallelParts;
@@ -138,8 +140,9 @@ public final class BackupStore implements BackupStorage.Store {
         SnapshotDigest snapshot = key == null ? digest : new SnapshotDigest();
         try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key())
                 .overrideConfiguration(c -> c.apiCallTimeout(READ_TIME)))) {
-            metadata = lowerCaseKeys(in.response().metadata());
             object = new ObjectVersion(in.response().eTag(), versionId(in.response().versionId()));
+            metadata = tags.withTags(location.bucket(), location.key(), object.versionId(),
+                    lowerCaseKeys(in.response().metadata()), CALL_TIME);
             if (key == null && metadata.containsKey(BackupMetadata.ENCRYPTION)) {
                 throw new BackupFailure(BackupFailure.DECRYPTION_FAILED, location + " is client-side encrypted with the"
                         + " key of fingerprint " + metadata.get(BackupMetadata.ENCRYPTION_KEY) + " (taken with Secret "
@@ -260,7 +263,8 @@ public final class BackupStore implements BackupStorage.Store {
                 .versionId(object == null ? null : object.versionId()).ifMatch(object == null ? null : object.etag())
                 .overrideConfiguration(c -> c.apiCallTimeout(READ_TIME)));
         try {
-            Map<String, String> metadata = lowerCaseKeys(in.response().metadata());
+            Map<String, String> metadata = tags.withTags(location.bucket(), location.key(),
+                    versionId(in.response().versionId()), lowerCaseKeys(in.response().metadata()), CALL_TIME);
             if (key == null) {
                 return new BackupStorage.Snapshot(in, in.response().contentLength(),
                         metadata.get(BackupMetadata.SHA256));

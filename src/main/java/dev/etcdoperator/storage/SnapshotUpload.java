@@ -44,10 +44,12 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * Streams an etcd snapshot into S3 without holding it in memory or on disk: the bytes are cut into parts of a
  * fixed size, each part is uploaded (two at a time, while the next is read) with its CRC32C in a header, which the
  * store checks, and the whole stream is digested with SHA-256 on the way. A free key receives the multipart upload
- * itself, completed only once etcd's own hash trailer matches and the key is still free; a key that holds an earlier
- * backup of the same owner is replaced only by a copy of a verified upload made at a partial key. Then the size and
- * the composite of the part checksums (when the store reports one) are checked, and the checksum, revision and
- * version join the object's metadata by a copy (onto itself for a free key), checked once more there. An empty object
+ * itself, with the metadata known before the snapshot (revision, version, owner), completed only once etcd's own hash
+ * trailer matches and the key is still free; its checksums, known only then, become tags of the object
+ * ({@link ChecksumTags}; where tags are refused, metadata by a copy of the object onto itself). A key that holds an
+ * earlier backup of the same owner is replaced only by a copy, with all the metadata, of a verified upload made at a
+ * partial key. The size and the composite of the part checksums (when the store reports one) are checked before, the
+ * object at the key once more after. An empty object
  * at the partial key is written before the multipart upload begins, so that a later clean-up finds the upload even
  * on a store that lists uploads by exact key only. On any failure the multipart upload is aborted, and a completed
  * one deleted while it is this owner's, so nothing that could pass for a backup is left behind. Memory: at most
@@ -69,6 +71,7 @@ public final class SnapshotUpload {
     private final int parallelParts;
     private final ServerSideEncryption encryption;
     private final BackupKey clientKey;
+    private final ChecksumTags tags;
 
     /**
      * @param partSize      bytes per part, at least 5 MiB (S3's minimum for all parts but the last)
@@ -97,6 +100,7 @@ public final class SnapshotUpload {
         this.parallelParts = parallelParts;
         this.encryption = encryption;
         this.clientKey = clientKey;
+        this.tags = new ChecksumTags(s3);
     }
 
     /**
@@ -130,10 +134,19 @@ public final class SnapshotUpload {
                     .contentType("application/octet-stream").metadata(Map.of(BackupMetadata.OWNER, owner))
                     .overrideConfiguration(within(deadline))), RequestBody.empty());
             S3Location at = uploadAt;
+            // what is known before the snapshot: an upload to the key carries it from the start
+            Map<String, String> known = new HashMap<>(metadata);
+            if (clientKey != null) {
+                known.put(BackupMetadata.ENCRYPTION, BackupCipher.FORMAT);
+                known.put(BackupMetadata.ENCRYPTION_KEY, clientKey.fingerprint());
+                known.put(BackupMetadata.ENCRYPTION_SECRET, clientKey.source()
+                        .substring(clientKey.source().indexOf('/') + 1));
+            }
+            Map<String, String> createdWith = at.equals(target) ? known : Map.of(BackupMetadata.OWNER, owner);
             uploadId = s3.createMultipartUpload(b -> encryption.applyTo(b).bucket(at.bucket()).key(at.key())
                     .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
                     .contentType("application/octet-stream")
-                    .metadata(Map.of(BackupMetadata.OWNER, owner))
+                    .metadata(createdWith)
                     .overrideConfiguration(within(deadline))).uploadId();
             String id = uploadId;
             // the digest of what is stored; with client-side encryption, the snapshot's own digest is taken before
@@ -165,26 +178,24 @@ public final class SnapshotUpload {
             long size = digest.size();
             String sha256 = digest.sha256Hex();
             checkSize(head(at, deadline), size, at);
-            Map<String, String> finalMetadata = new HashMap<>(metadata);
+            Map<String, String> finalMetadata = new HashMap<>(known);
             finalMetadata.put(BackupMetadata.SHA256, sha256);
             finalMetadata.put(BackupMetadata.SIZE, Long.toString(size));
             Uploaded.Encryption encrypted = null;
             if (clientKey != null) {
                 encrypted = new Uploaded.Encryption(snapshot.size(), snapshot.sha256Hex(), clientKey.fingerprint());
-                finalMetadata.put(BackupMetadata.ENCRYPTION, BackupCipher.FORMAT);
-                finalMetadata.put(BackupMetadata.ENCRYPTION_KEY, clientKey.fingerprint());
-                finalMetadata.put(BackupMetadata.ENCRYPTION_SECRET, clientKey.source()
-                        .substring(clientKey.source().indexOf('/') + 1));
                 finalMetadata.put(BackupMetadata.SNAPSHOT_SHA256, encrypted.snapshotSha256());
                 finalMetadata.put(BackupMetadata.SNAPSHOT_SIZE, Long.toString(encrypted.snapshotSize()));
             }
+            // the checksums are known only now: they become tags of the object at the key, or, where tags are
+            // refused, join its metadata by a copy (onto itself when the upload went to the key)
             if (at.equals(partial)) {
                 refuseOthers(target, owner, deadline);
+                copy(at, target, size, finalMetadata, deadline);
+            } else if (!tags.put(target.bucket(), target.key(), finalMetadata, left(deadline))) {
+                copy(at, target, size, finalMetadata, deadline);
             }
-            // the checksum is known only now: it joins the metadata by a copy, onto the object itself when the
-            // upload went to the key (a store may then change the metadata alone, as MinIO does)
-            copy(at, target, size, finalMetadata, deadline);
-            checkCopy(target, size, sha256, owner, deadline);
+            checkStored(target, size, sha256, owner, deadline);
             deleteQuietly(partial, deadline);
             return new Uploaded(target.bucket(), target.key(), size, sha256, encrypted);
         } catch (RuntimeException e) {
@@ -243,13 +254,15 @@ public final class SnapshotUpload {
     }
 
     /**
-     * Checks the object at the key after the copy. One that does not carry this upload's checksum is not this
+     * Checks the object at the key once its checksums were added. One that does not carry this upload's checksum is not this
      * upload's (another writer replaced it in the meantime): it is left alone. Only an object that is provably this
      * upload's, and wrong, is removed.
      */
-    private void checkCopy(S3Location target, long size, String sha256, String owner, Instant deadline) {
+    private void checkStored(S3Location target, long size, String sha256, String owner, Instant deadline) {
         HeadObjectResponse stored = head(target, deadline);
-        if (!sha256.equals(stored.metadata().get(BackupMetadata.SHA256))
+        Map<String, String> recorded = tags.withTags(target.bucket(), target.key(), null, stored.metadata(),
+                left(deadline));
+        if (!sha256.equals(recorded.get(BackupMetadata.SHA256))
                 || !owner.equals(stored.metadata().get(BackupMetadata.OWNER))) {
             String writer = stored.metadata().get(BackupMetadata.OWNER);
             throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " was replaced by another writer ("
@@ -536,11 +549,17 @@ public final class SnapshotUpload {
     }
 
     static java.util.function.Consumer<AwsRequestOverrideConfiguration.Builder> within(Instant deadline) {
+        Duration left = left(deadline);
+        return o -> o.apiCallTimeout(left);
+    }
+
+    /** The time left until the deadline; a backup whose time is up fails here. */
+    static Duration left(Instant deadline) {
         Duration left = Duration.between(Instant.now(), deadline);
         if (left.isNegative() || left.isZero()) {
             throw new BackupFailure(BackupFailure.TIMEOUT, "the backup ran out of time", true);
         }
-        return o -> o.apiCallTimeout(left);
+        return left;
     }
 
     private static byte[] crc32c(byte[] buffer, int length) {

@@ -181,10 +181,14 @@ class EtcdRestoreIT {
     @Test
     @Order(4)
     void anObjectWithAFlippedByteIsRefused() {
+        // the same metadata and checksum tags as the backup, one bit changed
         Map<String, String> metadata = s3.headObject(b -> b.bucket(BUCKET).key("alpha/b1.db")).metadata();
+        var tags = s3.getObjectTagging(b -> b.bucket(BUCKET).key("alpha/b1.db")).tagSet();
         byte[] bytes = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("alpha/b1.db")).asByteArray();
         bytes[bytes.length / 2] ^= 0x10;
-        s3.putObject(b -> b.bucket(BUCKET).key("alpha/flipped.db").metadata(metadata), RequestBody.fromBytes(bytes));
+        s3.putObject(b -> b.bucket(BUCKET).key("alpha/flipped.db").metadata(metadata)
+                .tagging(software.amazon.awssdk.services.s3.model.Tagging.builder().tagSet(tags).build()),
+                RequestBody.fromBytes(bytes));
         EtcdRestoreStatus status = assertRefusedUntouched("flipped", BUCKET + "/alpha/flipped.db", "VerificationFailed");
         assertThat(status.getReason()).contains("checksum");
     }
@@ -341,8 +345,8 @@ class EtcdRestoreIT {
             return b;
         });
         String latest = backupStatus("every").getBackupPath();
-        assertThat(s3.headObject(b -> b.bucket(BUCKET).key(latest.substring(BUCKET.length() + 1))).metadata())
-                .containsKey("etcd-backup-sha256");
+        assertThat(s3.getObjectTagging(b -> b.bucket(BUCKET).key(latest.substring(BUCKET.length() + 1))).tagSet())
+                .as("the checksum recorded with the backup").anyMatch(t -> t.key().equals("etcd-backup-sha256"));
         List<Pod> pods = clusters.pods(CLUSTER);
         for (Pod victim : pods.subList(0, 2)) {
             ProcessHandle.of(SandboxClusters.pid(victim)).ifPresent(ProcessHandle::destroyForcibly);

@@ -46,11 +46,13 @@ class BackupStoreEncryptionTest {
         assertThat(up.sha256()).isEqualTo(sha256(stored));
         assertThat(up.encryption()).isEqualTo(new Uploaded.Encryption(snapshot.length, sha256(snapshot),
                 KEY.fingerprint()));
-        assertThat(s3.objects.get(KEY_NAME).metadata())
+        // the checksums, known only at the end, are tags of the object; what was known before is its metadata
+        assertThat(s3.tags.get(KEY_NAME))
                 .containsEntry(BackupMetadata.SHA256, sha256(stored))
                 .containsEntry(BackupMetadata.SIZE, Long.toString(stored.length))
                 .containsEntry(BackupMetadata.SNAPSHOT_SHA256, sha256(snapshot))
-                .containsEntry(BackupMetadata.SNAPSHOT_SIZE, Long.toString(snapshot.length))
+                .containsEntry(BackupMetadata.SNAPSHOT_SIZE, Long.toString(snapshot.length));
+        assertThat(s3.objects.get(KEY_NAME).metadata())
                 .containsEntry(BackupMetadata.ENCRYPTION, BackupCipher.FORMAT)
                 .containsEntry(BackupMetadata.ENCRYPTION_KEY, KEY.fingerprint())
                 .containsEntry(BackupMetadata.ENCRYPTION_SECRET, "backup-key[key]");

@@ -170,7 +170,7 @@ class BackupStoreTest {
     }
 
     @Test
-    void aBackupToAFreeKeyIsUploadedThereAndOnlyItsMetadataIsCopiedOntoItself() throws Exception {
+    void aBackupToAFreeKeyIsUploadedThereAndItsChecksumsBecomeTagsWithoutACopy() throws Exception {
         List<String> uploadedTo = new java.util.ArrayList<>();
         s3.onCreateMultipartUpload = uploadedTo::add;
         byte[] snapshot = snapshot(5, 4);
@@ -179,13 +179,44 @@ class BackupStoreTest {
                 metadata(ME), deadline());
 
         assertThat(uploadedTo).containsExactly("free/x.db");
-        assertThat(s3.copies).containsExactly("free/x.db -> free/x.db");
+        assertThat(s3.copies).isEmpty();
         assertThat(s3.objects.get("free/x.db").data()).isEqualTo(snapshot);
-        assertThat(s3.objects.get("free/x.db").metadata()).containsEntry(BackupMetadata.SHA256, up.sha256())
-                .containsEntry(BackupMetadata.SIZE, Long.toString(snapshot.length))
-                .containsEntry(BackupMetadata.OWNER, ME).containsEntry(BackupMetadata.REVISION, "10");
+        assertThat(s3.objects.get("free/x.db").metadata()).containsEntry(BackupMetadata.OWNER, ME)
+                .containsEntry(BackupMetadata.REVISION, "10").containsEntry(BackupMetadata.VERSION, "3.5.17")
+                .doesNotContainKey(BackupMetadata.SHA256);
+        assertThat(s3.tags.get("free/x.db")).containsEntry(BackupMetadata.SHA256, up.sha256())
+                .containsEntry(BackupMetadata.SIZE, Long.toString(snapshot.length));
         assertThat(s3.objects).containsOnlyKeys("free/x.db");
         assertThat(s3.uploads).isEmpty();
+        assertThat(store.verify(new S3Location(BUCKET, "free/x.db")).sha256()).isEqualTo(up.sha256());
+    }
+
+    @Test
+    void whereTagsAreRefusedTheChecksumsJoinTheMetadataByACopyOfTheObjectOntoItself() throws Exception {
+        s3.refuseTagging = true;
+        byte[] snapshot = snapshot(6, 4);
+
+        Uploaded up = store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, "free/y.db"),
+                metadata(ME), deadline());
+
+        assertThat(s3.copies).containsExactly("free/y.db -> free/y.db");
+        assertThat(s3.objects.get("free/y.db").metadata()).containsEntry(BackupMetadata.SHA256, up.sha256())
+                .containsEntry(BackupMetadata.OWNER, ME).containsEntry(BackupMetadata.REVISION, "10");
+        assertThat(store.verify(new S3Location(BUCKET, "free/y.db")).sha256()).isEqualTo(up.sha256());
+    }
+
+    @Test
+    void anObjectChangedAfterItsChecksumTagsWereSetFailsVerification() throws Exception {
+        store.upload(new ByteArrayInputStream(snapshot(7, 4)), new S3Location(BUCKET, "free/z.db"), metadata(ME),
+                deadline());
+        // another whole snapshot under the same key, metadata and tags: only the recorded checksum tells
+        Map<String, String> tagsBefore = s3.tags.get("free/z.db");
+        s3.put("free/z.db", snapshot(8, 4), s3.objects.get("free/z.db").metadata(), Instant.now());
+        s3.tags.put("free/z.db", tagsBefore);
+
+        assertThatThrownBy(() -> store.verify(new S3Location(BUCKET, "free/z.db"))).isInstanceOf(BackupFailure.class)
+                .satisfies(e -> assertThat(((BackupFailure) e).reason()).isEqualTo(BackupFailure.VERIFICATION_FAILED))
+                .hasMessageContaining("recorded");
     }
 
     static Stream<Arguments> failedUploadsToAFreeKey() throws Exception {
@@ -197,18 +228,26 @@ class BackupStoreTest {
                 Arguments.of("a corrupted snapshot", corrupted, nothing, BackupFailure.VERIFICATION_FAILED, null),
                 Arguments.of("a store that loses bytes", good, (Consumer<InMemoryS3>) s -> s.dropOnComplete = 1,
                         BackupFailure.VERIFICATION_FAILED, null),
-                Arguments.of("a copy of the metadata that fails", good, (Consumer<InMemoryS3>) s -> s.failCopy = true,
-                        BackupFailure.UPLOAD_FAILED, null),
+                Arguments.of("tags refused, then a copy of the metadata that fails", good, (Consumer<InMemoryS3>) s -> {
+                    s.refuseTagging = true;
+                    s.failCopy = true;
+                }, BackupFailure.UPLOAD_FAILED, null),
+                Arguments.of("another writer replacing the object after the tags", good,
+                        (Consumer<InMemoryS3>) s -> s.afterTagging = key -> s.put(key, new byte[] {8},
+                                Map.of(BackupMetadata.OWNER, OTHER), Instant.now()),
+                        BackupFailure.PATH_IN_USE, OTHER),
                 Arguments.of("another writer taking the key during the upload", good,
                         (Consumer<InMemoryS3>) s -> s.onCreateMultipartUpload = key -> {
                             if (!BackupNames.isPartial(key)) {
                                 s.put(key, new byte[] {7}, Map.of(BackupMetadata.OWNER, OTHER), Instant.now());
                             }
                         }, BackupFailure.PATH_IN_USE, OTHER),
-                Arguments.of("another writer replacing the object after the copy", good,
-                        (Consumer<InMemoryS3>) s -> s.afterCopy = key -> s.put(key, new byte[] {9},
-                                Map.of(BackupMetadata.OWNER, OTHER), Instant.now()),
-                        BackupFailure.PATH_IN_USE, OTHER));
+                Arguments.of("tags refused, then another writer replacing the object after the copy", good,
+                        (Consumer<InMemoryS3>) s -> {
+                            s.refuseTagging = true;
+                            s.afterCopy = key -> s.put(key, new byte[] {9}, Map.of(BackupMetadata.OWNER, OTHER),
+                                    Instant.now());
+                        }, BackupFailure.PATH_IN_USE, OTHER));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -73,7 +73,12 @@ final class InMemoryS3 implements S3Client {
     java.util.function.Consumer<String> onCreateMultipartUpload = key -> { };
     /** Each copy as {@code source -> destination}. */
     final List<String> copies = new ArrayList<>();
-
+    /** Each object's tags; a new object has none, a copy takes its source's (S3's default). */
+    final Map<String, Map<String, String>> tags = new TreeMap<>();
+    /** Runs after tags were set, with the key: e.g. another writer replacing the object. */
+    Consumer<String> afterTagging = key -> { };
+    /** Tags refused, as by a policy without s3:PutObjectTagging and s3:GetObjectTagging (403). */
+    boolean refuseTagging;
 
     InMemoryS3(String bucket) {
         this.bucket = bucket;
@@ -81,6 +86,7 @@ final class InMemoryS3 implements S3Client {
 
     void put(String key, byte[] data, Map<String, String> metadata, Instant lastModified) {
         objects.put(key, new Obj(data.clone(), Map.copyOf(metadata), lastModified));
+        tags.remove(key);
     }
 
     String startUpload(String key, Map<String, String> metadata, Instant initiated) {
@@ -120,6 +126,7 @@ final class InMemoryS3 implements S3Client {
         synchronized (this) {
             bucket(r.bucket());
             objects.put(r.key(), new Obj(bytes, new HashMap<>(r.metadata()), Instant.now()));
+            tags.remove(r.key());
         }
         return software.amazon.awssdk.services.s3.model.PutObjectResponse.builder().build();
     }
@@ -150,6 +157,7 @@ final class InMemoryS3 implements S3Client {
         data = java.util.Arrays.copyOf(data, data.length - Math.min(dropOnComplete, data.length));
         uploads.remove(u.id());
         objects.put(u.key(), new Obj(data, u.metadata(), Instant.now()));
+        tags.remove(u.key());
         return CompleteMultipartUploadResponse.builder().build();
     }
 
@@ -232,6 +240,12 @@ final class InMemoryS3 implements S3Client {
                 throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.sourceKey()).build();
             }
             objects.put(r.destinationKey(), new Obj(from.data(), new HashMap<>(r.metadata()), Instant.now()));
+            Map<String, String> sourceTags = tags.get(r.sourceKey());
+            if (sourceTags == null) {
+                tags.remove(r.destinationKey());
+            } else {
+                tags.put(r.destinationKey(), sourceTags);
+            }
             copies.add(r.sourceKey() + " -> " + r.destinationKey());
         }
         afterCopy.accept(r.destinationKey());
@@ -242,7 +256,44 @@ final class InMemoryS3 implements S3Client {
     public synchronized DeleteObjectResponse deleteObject(DeleteObjectRequest r) {
         bucket(r.bucket());
         objects.remove(r.key());
+        tags.remove(r.key());
         return DeleteObjectResponse.builder().build();
+    }
+
+    @Override
+    public synchronized software.amazon.awssdk.services.s3.model.PutObjectTaggingResponse putObjectTagging(
+            software.amazon.awssdk.services.s3.model.PutObjectTaggingRequest r) {
+        bucket(r.bucket());
+        refuseTagsIfAsked();
+        if (!objects.containsKey(r.key())) {
+            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
+        }
+        Map<String, String> set = new HashMap<>();
+        r.tagging().tagSet().forEach(t -> set.put(t.key(), t.value()));
+        tags.put(r.key(), Map.copyOf(set));
+        afterTagging.accept(r.key());
+        return software.amazon.awssdk.services.s3.model.PutObjectTaggingResponse.builder().build();
+    }
+
+    @Override
+    public synchronized software.amazon.awssdk.services.s3.model.GetObjectTaggingResponse getObjectTagging(
+            software.amazon.awssdk.services.s3.model.GetObjectTaggingRequest r) {
+        bucket(r.bucket());
+        refuseTagsIfAsked();
+        if (!objects.containsKey(r.key())) {
+            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
+        }
+        return software.amazon.awssdk.services.s3.model.GetObjectTaggingResponse.builder()
+                .tagSet(tags.getOrDefault(r.key(), Map.of()).entrySet().stream()
+                        .map(e -> software.amazon.awssdk.services.s3.model.Tag.builder().key(e.getKey())
+                                .value(e.getValue()).build()).toList()).build();
+    }
+
+    private void refuseTagsIfAsked() {
+        if (refuseTagging) {
+            throw software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(403)
+                    .message("Access Denied").build();
+        }
     }
 
     @Override
