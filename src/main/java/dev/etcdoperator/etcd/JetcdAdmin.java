@@ -266,7 +266,7 @@ public final class JetcdAdmin implements EtcdAdmin {
             try {
                 return member(onAnyMember(what, options.callTimeout(), (channel, deadline) -> ClusterGrpc
                         .newBlockingStub(channel).withDeadline(deadline).memberAdd(request),
-                        () -> ambiguous[0] = true).getMember());
+                        () -> ambiguous[0] = true, true).getMember());
             } catch (EtcdAdminException e) {
                 if (ambiguous[0] && EtcdErrors.says(e, "already exist")) {
                     // an earlier attempt that we could not see the end of did add it
@@ -366,15 +366,21 @@ public final class JetcdAdmin implements EtcdAdmin {
      * one or a learner is skipped).
      */
     private <T> T onAnyMember(String what, MemberCall<T> call) {
-        return onAnyMember(what, options.callTimeout(), call, () -> { });
+        return onAnyMember(what, options.callTimeout(), call, () -> { }, false);
     }
 
     private <T> T onAnyMember(String what, Duration timeout, MemberCall<T> call) {
-        return onAnyMember(what, timeout, call, () -> { });
+        return onAnyMember(what, timeout, call, () -> { }, false);
     }
 
-    /** @param onUnanswered run when an endpoint let the call's deadline pass: it may have carried the call out */
-    private <T> T onAnyMember(String what, Duration timeout, MemberCall<T> call, Runnable onUnanswered) {
+    /**
+     * @param onUnanswered   run when an endpoint let the call's deadline pass: it may have carried the call out
+     * @param askEveryMember whether etcd's reconfiguration guard ("unhealthy cluster") at one member sends the call
+     *                       to the next: each member judges by its own connections, and a member that joined last
+     *                       has had them for the shortest time
+     */
+    private <T> T onAnyMember(String what, Duration timeout, MemberCall<T> call, Runnable onUnanswered,
+            boolean askEveryMember) {
         EtcdAdminException last = null;
         for (String endpoint : order.next()) {
             try {
@@ -384,7 +390,9 @@ public final class JetcdAdmin implements EtcdAdmin {
             } catch (EtcdAdminException e) {
                 // a learner refuses cluster calls (etcd 3.6 refuses a promotion sent to the learner itself): the
                 // next endpoint may be a voter
-                if (e.kind() != EtcdAdminException.Kind.UNAVAILABLE && !EtcdErrors.says(e, "not supported for learner")) {
+                boolean guarded = askEveryMember && EtcdErrors.says(e, "unhealthy cluster");
+                if (e.kind() != EtcdAdminException.Kind.UNAVAILABLE && !EtcdErrors.says(e, "not supported for learner")
+                        && !guarded) {
                     throw e;
                 }
                 if (unanswered(e)) {
