@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.etcdoperator.core.backup.BackupMetadata;
+import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.Tag;
@@ -19,6 +20,7 @@ import software.amazon.awssdk.services.s3.model.Tag;
  * the tags.
  */
 final class ChecksumTags {
+    private static final Logger LOG = Logger.getLogger(ChecksumTags.class);
     /** The metadata entries that may be tags instead. */
     static final List<String> KEYS = List.of(BackupMetadata.SHA256, BackupMetadata.SIZE, BackupMetadata.SNAPSHOT_SHA256,
             BackupMetadata.SNAPSHOT_SIZE);
@@ -43,6 +45,9 @@ final class ChecksumTags {
             return true;
         } catch (S3Exception e) {
             if (refused(e)) {
+                LOG.infof("%s/%s: the store refused tags (%d: %s); the checksums join the metadata by a copy of the"
+                        + " object instead (allow s3:PutObjectTagging to spare it)", bucket, key, e.statusCode(),
+                        e.getMessage());
                 return false;
             }
             throw e;
