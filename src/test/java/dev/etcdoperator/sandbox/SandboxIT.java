@@ -358,6 +358,20 @@ class SandboxIT {
         assertThat(metrics).containsPattern("reconciliations_started_total\\{[^}]*etcdrestore");
     }
 
+    @Test
+    @Order(9)
+    void anOperatorThatExitsByItselfIsStartedAgainAsItsPodsContainerWouldBe() throws Exception {
+        OperatorProcess operator = sandbox.operator();
+        long first = operator.pid();
+        int restartsBefore = operator.restarts();
+        // not through the sandbox: as the operator's own exit on a lost lease, or a crash
+        ProcessHandle.of(first).orElseThrow().destroyForcibly();
+        await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() -> operator.pid() != first
+                && operator.alive() && operator.get("/q/health/ready").statusCode() == 200);
+        assertThat(operator.restarts()).isEqualTo(restartsBefore + 1);
+        assertThat(Files.readString(operator.logFile())).contains("sandbox: the operator exited with");
+    }
+
     /** The "# expect: <field> <message>" line every invalid manifest starts with. */
     record ExpectedError(String field, String message, boolean deserializable) {
         static ExpectedError of(Path manifest) throws Exception {
