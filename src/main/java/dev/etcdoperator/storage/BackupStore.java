@@ -348,11 +348,8 @@ public final class BackupStore implements BackupStorage.Store {
                 String backupKey = BackupNames.backupKeyOf(o.key()).orElseThrow();
                 for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
                         .prefix(backupKey).overrideConfiguration(within(deadline))).uploads()) {
-                    if (backupKey.equals(u.key()) && markedBy(o, u) && u.initiated().isBefore(startedBefore)
-                            && aborted.add(u.uploadId())) {
-                        s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
-                                .overrideConfiguration(within(deadline)));
-                        cleaned++;
+                    if (backupKey.equals(u.key()) && markedBy(o, u) && u.initiated().isBefore(startedBefore)) {
+                        cleaned += abortOnce(target, deadline, u, aborted);
                     }
                 }
                 if (o.lastModified() != null && o.lastModified().isBefore(startedBefore)
@@ -381,13 +378,20 @@ public final class BackupStore implements BackupStorage.Store {
     private int abortIfOwnAndOld(S3Location target, boolean periodic, String owner, Instant startedBefore,
             Instant deadline, MultipartUpload u, java.util.Set<String> aborted) {
         if (BackupNames.isOwnPartial(u.key(), target.key(), periodic, owner) && u.initiated() != null
-                && u.initiated().isBefore(startedBefore) && !aborted.contains(u.uploadId())) {
-            s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
-                    .overrideConfiguration(within(deadline)));
-            aborted.add(u.uploadId());
-            return 1;
+                && u.initiated().isBefore(startedBefore)) {
+            return abortOnce(target, deadline, u, aborted);
         }
         return 0;
+    }
+
+    /** Aborts the upload unless this clean-up already did (it may be found both ways); 1 when it did now. */
+    private int abortOnce(S3Location target, Instant deadline, MultipartUpload u, java.util.Set<String> aborted) {
+        if (!aborted.add(u.uploadId())) {
+            return 0;
+        }
+        s3.abortMultipartUpload(b -> b.bucket(target.bucket()).key(u.key()).uploadId(u.uploadId())
+                .overrideConfiguration(within(deadline)));
+        return 1;
     }
 
     @Override

@@ -205,10 +205,7 @@ final class InMemoryS3 implements S3Client {
     @Override
     public synchronized HeadObjectResponse headObject(HeadObjectRequest r) {
         bucket(r.bucket());
-        Obj o = objects.get(r.key());
-        if (o == null) {
-            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
-        }
+        Obj o = existing(r.key());
         return HeadObjectResponse.builder().contentLength((long) o.data().length).metadata(o.metadata())
                 .lastModified(o.lastModified()).build();
     }
@@ -217,10 +214,7 @@ final class InMemoryS3 implements S3Client {
     public synchronized software.amazon.awssdk.core.ResponseInputStream<software.amazon.awssdk.services.s3.model.GetObjectResponse> getObject(
             software.amazon.awssdk.services.s3.model.GetObjectRequest r) {
         bucket(r.bucket());
-        Obj o = objects.get(r.key());
-        if (o == null) {
-            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
-        }
+        Obj o = existing(r.key());
         var response = software.amazon.awssdk.services.s3.model.GetObjectResponse.builder()
                 .contentLength((long) o.data().length).metadata(o.metadata()).eTag("\"e" + o.hashCode() + "\"")
                 .build();
@@ -235,10 +229,7 @@ final class InMemoryS3 implements S3Client {
                 throw software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(500)
                         .message("copy failed").build();
             }
-            Obj from = objects.get(r.sourceKey());
-            if (from == null) {
-                throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.sourceKey()).build();
-            }
+            Obj from = existing(r.sourceKey());
             objects.put(r.destinationKey(), new Obj(from.data(), new HashMap<>(r.metadata()), Instant.now()));
             Map<String, String> sourceTags = tags.get(r.sourceKey());
             if (sourceTags == null) {
@@ -265,9 +256,7 @@ final class InMemoryS3 implements S3Client {
             software.amazon.awssdk.services.s3.model.PutObjectTaggingRequest r) {
         bucket(r.bucket());
         refuseTagsIfAsked();
-        if (!objects.containsKey(r.key())) {
-            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
-        }
+        existing(r.key());
         Map<String, String> set = new HashMap<>();
         r.tagging().tagSet().forEach(t -> set.put(t.key(), t.value()));
         tags.put(r.key(), Map.copyOf(set));
@@ -280,13 +269,20 @@ final class InMemoryS3 implements S3Client {
             software.amazon.awssdk.services.s3.model.GetObjectTaggingRequest r) {
         bucket(r.bucket());
         refuseTagsIfAsked();
-        if (!objects.containsKey(r.key())) {
-            throw NoSuchKeyException.builder().statusCode(404).message("no object " + r.key()).build();
-        }
+        existing(r.key());
         return software.amazon.awssdk.services.s3.model.GetObjectTaggingResponse.builder()
                 .tagSet(tags.getOrDefault(r.key(), Map.of()).entrySet().stream()
                         .map(e -> software.amazon.awssdk.services.s3.model.Tag.builder().key(e.getKey())
                                 .value(e.getValue()).build()).toList()).build();
+    }
+
+    /** The object at the key, or S3's 404. */
+    private Obj existing(String key) {
+        Obj o = objects.get(key);
+        if (o == null) {
+            throw NoSuchKeyException.builder().statusCode(404).message("no object " + key).build();
+        }
+        return o;
     }
 
     private void refuseTagsIfAsked() {
