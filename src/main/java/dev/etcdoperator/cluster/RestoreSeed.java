@@ -21,7 +21,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The init containers of a restored cluster's seed member: fetch the snapshot from the URL in the restore's
- * Secret and check its SHA-256 (busybox), restore it into the data directory with etcd's own tool (the etcd
+ * Secret and check its SHA-256 when the Secret has one (busybox), restore it into the data directory with etcd's own tool (the etcd
  * image, so the restore matches the version that will run it), and delete the downloaded file. etcd then starts
  * on a data directory that already holds the data and a one-member cluster of the seed.
  */
@@ -83,7 +83,7 @@ final class RestoreSeed {
                 .withName(SnapshotFetch.CONTAINER)
                 .withImage(busybox)
                 .withEnv(fromSecret("SNAPSHOT_URL", secret, RestoreAnnotations.URL_KEY),
-                        fromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),
+                        optionalFromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),
                         optionalFromSecret("SNAPSHOT_ETAG", secret, RestoreAnnotations.ETAG_KEY))
                 .withCommand("/bin/sh", "-c", fetchScript(SNAPSHOT_FILE))
                 .withVolumeMounts(data)

@@ -23,25 +23,35 @@ public final class SnapshotFetch {
     public static final String CONTAINER = "fetch-snapshot";
 
     /**
-     * Downloads the snapshot to {@code file} and hashes it in the same pass (no second read of the file). The URL is
-     * signed for the If-Match header: the store answers 412 if the object is no longer the one the restore verified.
-     * Without pipefail in every sh, a failed download or write leaves a marker file instead (one each, so that the
-     * exit code says which: {@link #DOWNLOAD_FAILED} for the download).
+     * Downloads the snapshot to {@code file} and, when {@code SNAPSHOT_SHA256} is set, hashes it in the same pass (no
+     * second read of the file). The URL is signed for the If-Match header: the store answers 412 if the object is no
+     * longer the one the restore verified. Without {@code SNAPSHOT_SHA256} that is all that binds the download to the
+     * verified object (the restore gives none only for a store that was seen to refuse another ETag), and etcd's
+     * restore checks the snapshot's own hash trailer; with neither set the script refuses. Without pipefail in every
+     * sh, a failed download or write leaves a marker file instead (one each, so that the exit code says which:
+     * {@link #DOWNLOAD_FAILED} for the download).
      */
     public static String script(String file) {
         String failed = file + ".failed";
         String unfetched = file + ".unfetched";
         String sum = file + ".sha256";
         String all = file + " " + sum + " " + failed + " " + unfetched;
+        String download = "{ if [ -n \"$SNAPSHOT_ETAG\" ]; then wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O -"
+                + " \"$SNAPSHOT_URL\"; else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + unfetched + "; }";
         return String.join("\n",
                 "rm -f " + all,
-                "{ if [ -n \"$SNAPSHOT_ETAG\" ]; then wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O - \"$SNAPSHOT_URL\";"
-                        + " else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + unfetched + "; }"
-                        + " | { tee " + file + " || touch " + failed + "; } | sha256sum > " + sum,
+                "if [ -z \"$SNAPSHOT_SHA256\" ] && [ -z \"$SNAPSHOT_ETAG\" ]; then echo \"neither a SHA-256 nor an ETag"
+                        + " binds the download to the verified backup\" >&2; exit 1; fi",
+                "if [ -n \"$SNAPSHOT_SHA256\" ]; then",
+                "  " + download + " | { tee " + file + " || touch " + failed + "; } | sha256sum > " + sum,
+                "else",
+                "  " + download + " | { cat > " + file + " || touch " + failed + "; }",
+                "fi",
                 "if [ -e " + failed + " ]; then echo \"the snapshot could not be stored whole\" >&2;"
                         + " rm -f " + all + "; exit 1; fi",
                 "if [ -e " + unfetched + " ]; then echo \"the snapshot could not be downloaded whole (the link was"
                         + " refused, or the download broke off)\" >&2; rm -f " + all + "; exit " + DOWNLOAD_FAILED + "; fi",
+                "[ -n \"$SNAPSHOT_SHA256\" ] || exit 0",
                 "read -r got rest < " + sum + "; rm -f " + sum,
                 "if [ \"$got\" != \"$SNAPSHOT_SHA256\" ]; then echo \"the snapshot's SHA-256 is $got, not $SNAPSHOT_SHA256"
                         + " as the restore recorded\" >&2; rm -f " + file + "; exit 1; fi");

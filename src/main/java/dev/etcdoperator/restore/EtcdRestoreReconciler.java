@@ -441,8 +441,14 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         // the seed checks the snapshot it receives: decrypted, when the backup is encrypted
         String snapshotSha256 = restore.getStatus().getSnapshotSha256() != null
                 ? restore.getStatus().getSnapshotSha256() : restore.getStatus().getBackupSha256();
-        secrets.put(restore, store.presignedGet(location, object, SnapshotUrl.VALIDITY), snapshotSha256,
-                object == null ? null : object.etag());
+        String url = store.presignedGet(location, object, SnapshotUrl.VALIDITY);
+        boolean bound = store.linkRefusesOtherObjects(location, object);
+        if (bound) {
+            LOG.infof("EtcdRestore %s/%s: the store refuses the link for any object but the verified one (If-Match);"
+                    + " the seed takes the download as it comes and etcd's restore checks the snapshot's own hash",
+                    restore.getMetadata().getNamespace(), restore.getMetadata().getName());
+        }
+        secrets.put(restore, url, bound ? null : snapshotSha256, object == null ? null : object.etag());
         linkedHere.add(restore.getMetadata().getUid());
         restore.getStatus().setSnapshotSecret(SnapshotSecrets.name(restore));
         restore.getStatus().setSnapshotUrlExpires(signedAt.plus(SnapshotUrl.VALIDITY).truncatedTo(ChronoUnit.SECONDS)

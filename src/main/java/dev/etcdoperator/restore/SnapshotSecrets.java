@@ -1,6 +1,7 @@
 package dev.etcdoperator.restore;
 
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
@@ -37,8 +38,9 @@ final class SnapshotSecrets {
     }
 
     /**
-     * Creates the Secret with {@code url} (signed for {@code If-Match: <etag>} when the etag is not null), or writes
-     * them into it when it is already this restore's.
+     * Creates the Secret with {@code url} (signed for {@code If-Match: <etag>} when the etag is not null) and the
+     * SHA-256 the seed checks its download against (null: the seed checks none, the link serves only the verified
+     * object), or writes them into it when it is already this restore's.
      *
      * @throws Taken when a Secret of the name exists that this restore does not own
      */
@@ -51,10 +53,7 @@ final class SnapshotSecrets {
                                 .withUid(restore.getMetadata().getUid()).withController(true).build())
                         .build())
                 .withType("Opaque")
-                .withStringData(etag == null
-                        ? Map.of(RestoreAnnotations.URL_KEY, url, RestoreAnnotations.SHA256_KEY, sha256)
-                        : Map.of(RestoreAnnotations.URL_KEY, url, RestoreAnnotations.SHA256_KEY, sha256,
-                                RestoreAnnotations.ETAG_KEY, etag))
+                .withStringData(data(url, sha256, etag))
                 .build();
         try {
             client.secrets().inNamespace(namespace).resource(wanted).create();
@@ -76,6 +75,18 @@ final class SnapshotSecrets {
             existing.setStringData(wanted.getStringData());
             client.secrets().inNamespace(namespace).resource(existing).update();
         }
+    }
+
+    private static Map<String, String> data(String url, String sha256, String etag) {
+        Map<String, String> data = new TreeMap<>();
+        data.put(RestoreAnnotations.URL_KEY, url);
+        if (sha256 != null) {
+            data.put(RestoreAnnotations.SHA256_KEY, sha256);
+        }
+        if (etag != null) {
+            data.put(RestoreAnnotations.ETAG_KEY, etag);
+        }
+        return data;
     }
 
     /** Deletes the Secret when it is this restore's; any other Secret of the name is left alone. */

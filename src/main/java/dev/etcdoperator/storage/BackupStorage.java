@@ -89,6 +89,15 @@ public interface BackupStorage {
         String presignedGet(S3Location location, ObjectVersion object, Duration validFor);
 
         /**
+         * Whether a link from {@link #presignedGet} to {@code object} can only ever serve that object: the store was
+         * asked for it with another ETag in {@code If-Match} and refused. No for a link of the operator's own (client-side
+         * encryption) and for an object without an ETag.
+         */
+        default boolean linkRefusesOtherObjects(S3Location location, ObjectVersion object) {
+            return false;
+        }
+
+        /**
          * Streams the etcd snapshot of exactly {@code object} (its version id, and only while its ETag is unchanged),
          * decrypted with the settings' key when it is client-side encrypted.
          */

@@ -42,6 +42,7 @@ public final class BackupStore implements BackupStorage.Store {
     private final int partSize;
     private final int parallelParts;
     private final SnapshotLinks links;
+    private static final Duration LINK_PROBE_TIMEOUT = Duration.ofSeconds(10);
 
     /** For reads (restore): uploads use the default part size. */
     public BackupStore(S3Client s3) {
@@ -254,6 +255,14 @@ public final class BackupStore implements BackupStorage.Store {
             return links.link(settings, location, object, validFor);
         }
         return S3Clients.presignedGet(settings, location, object, validFor);
+    }
+
+    @Override
+    public boolean linkRefusesOtherObjects(S3Location location, ObjectVersion object) {
+        if (settings == null || settings.clientKey() != null || object == null || object.etag() == null) {
+            return false;
+        }
+        return S3Clients.presignedGetRefusesOtherObjects(settings, location, object, LINK_PROBE_TIMEOUT);
     }
 
     @Override

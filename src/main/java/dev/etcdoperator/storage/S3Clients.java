@@ -1,6 +1,10 @@
 package dev.etcdoperator.storage;
 
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
 import java.time.Duration;
+import java.util.UUID;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
@@ -63,6 +67,33 @@ public final class S3Clients {
                     .getObjectRequest(g -> g.bucket(location.bucket()).key(location.key())
                             .versionId(object == null ? null : object.versionId())
                             .ifMatch(object == null ? null : object.etag()))).url().toString();
+        }
+    }
+
+    /**
+     * Whether the store refuses a presigned GET of {@code object} whose signed {@code If-Match} names another ETag
+     * (412 Precondition Failed), as S3 and MinIO do: then a link made by {@link #presignedGet} serves that object or
+     * nothing. Asked for one byte; any other answer, or none within the timeout, is a no.
+     */
+    public static boolean presignedGetRefusesOtherObjects(S3Settings settings, S3Location location,
+            ObjectVersion object, Duration timeout) {
+        ObjectVersion other = new ObjectVersion("\"not-" + UUID.randomUUID() + "\"", object.versionId());
+        String url = presignedGet(settings, location, other, Duration.ofMinutes(5));
+        HttpURLConnection connection = null;
+        try {
+            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout((int) timeout.toMillis());
+            connection.setReadTimeout((int) timeout.toMillis());
+            connection.setRequestProperty("If-Match", other.etag());
+            connection.setRequestProperty("Range", "bytes=0-0");
+            return connection.getResponseCode() == 412;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        } finally {
+            if (connection != null) {
+                // never read on: a store that ignored both headers would be sending the whole object
+                connection.disconnect();
+            }
         }
     }
 

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,6 +126,57 @@ class RestoreSeedFetchTest {
         assertThat(missing).doesNotExist();
     }
 
+    /** Without a digest the ETag alone binds the download (for a store seen to refuse other ETags): kept whole. */
+    @Test
+    void withoutADigestTheSnapshotIsKeptWholeWhileItsETagIsTheVerifiedOne() throws Exception {
+        Result r = fetch(null, "\"etag-1\"");
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(Files.readAllBytes(file())).isEqualTo(SNAPSHOT);
+        try (var left = Files.list(dir)) {
+            assertThat(left).as("only the snapshot is left").containsExactly(file());
+        }
+
+        Result changed = fetch(null, "\"etag-2\"");
+        assertThat(changed.exit()).as(changed.output()).isEqualTo(SnapshotFetch.DOWNLOAD_FAILED);
+        assertThat(dir).isEmptyDirectory();
+
+        try (ServerSocket broken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread cutOff = new Thread(() -> answerAThirdAndHangUp(broken));
+            cutOff.setDaemon(true);
+            cutOff.start();
+            Result cut = run(file(), "http://127.0.0.1:" + broken.getLocalPort() + "/snapshot", null, "\"etag-1\"");
+            assertThat(cut.exit()).as(cut.output()).isEqualTo(SnapshotFetch.DOWNLOAD_FAILED);
+            assertThat(dir).isEmptyDirectory();
+            cutOff.join(10_000);
+        }
+    }
+
+    /**
+     * Announces the whole snapshot, sends a third of it and closes the connection, as a download cut off; then stops
+     * listening, so that a wget that tries again is refused.
+     */
+    static void answerAThirdAndHangUp(ServerSocket server) {
+        try (server; Socket socket = server.accept()) {
+            socket.getInputStream().read(new byte[8192]);
+            OutputStream out = socket.getOutputStream();
+            out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + SNAPSHOT.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(SNAPSHOT, 0, SNAPSHOT.length / 3);
+            out.flush();
+        } catch (IOException e) {
+            // the client went away first: the test then fails on what it read
+        }
+    }
+
+    @Test
+    void neitherADigestNorAnETagIsRefusedBeforeAnyDownload() throws Exception {
+        Result r = fetch(null, null);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.output()).contains("neither a SHA-256 nor an ETag");
+        assertThat(ifMatch).as("nothing was asked of the store").isEmpty();
+        assertThat(dir).isEmptyDirectory();
+    }
+
     record Result(int exit, String output) {
     }
 
@@ -139,17 +193,30 @@ class RestoreSeedFetchTest {
     }
 
     Result run(Path target, String urlPath, String sha256, String etag) throws Exception {
+        String url = urlPath.startsWith("http") ? urlPath : "http://127.0.0.1:" + server.getAddress().getPort() + urlPath;
         ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", RestoreSeed.fetchScript(target.toString()))
                 .redirectErrorStream(true);
-        pb.environment().put("SNAPSHOT_URL", "http://127.0.0.1:" + server.getAddress().getPort() + urlPath);
-        pb.environment().put("SNAPSHOT_SHA256", sha256);
+        pb.environment().put("SNAPSHOT_URL", url);
+        pb.environment().remove("SNAPSHOT_SHA256");
+        pb.environment().remove("SNAPSHOT_ETAG");
+        if (sha256 != null) {
+            pb.environment().put("SNAPSHOT_SHA256", sha256);
+        }
         if (etag != null) {
             pb.environment().put("SNAPSHOT_ETAG", etag);
         }
-        Process p = pb.start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Result(p.exitValue(), output);
+        Path log = Files.createTempFile("fetch", ".log");
+        try {
+            Process p = pb.redirectOutput(log.toFile()).start();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new AssertionError("the fetch script did not end within 60 s: " + Files.readString(log));
+            }
+            return new Result(p.exitValue(), Files.readString(log));
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 
     static String sha256(byte[] data) throws NoSuchAlgorithmException {

@@ -213,6 +213,27 @@ class EtcdRestoreReconcilerTest {
         assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
     }
 
+    /**
+     * The seed hashes its download unless the store was seen to refuse the link for any other object; then the
+     * Secret carries the ETag the link is bound to and no SHA-256.
+     */
+    @Test
+    void theSeedIsGivenNoDigestOnlyWhereTheStoreRefusesTheLinkForAnotherObject() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        assertThat(secretValue("r1-snapshot", "sha256")).isEqualTo(SHA);
+        assertThat(secretKeys("r1-snapshot")).containsExactlyInAnyOrder("url", "sha256", "etag");
+
+        storage.linksRefuseOtherObjects = true;
+        clock.advance(Duration.ofHours(4));
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        assertThat(secretValue("r1-snapshot", "etag")).isEqualTo("\"etag-1\"");
+        assertThat(secretKeys("r1-snapshot")).as("signed again, for a store that refuses other objects")
+                .containsExactlyInAnyOrder("url", "etag");
+    }
+
     // ---- item: an operator restart or a leader change never ends a restore of an encrypted backup
 
     /** A link to the operator lives in the memory of the process that made it: another process makes it again. */
@@ -504,6 +525,18 @@ class EtcdRestoreReconcilerTest {
                 : new String(java.util.Base64.getDecoder().decode(s.getData().get(key)));
     }
 
+    java.util.Set<String> secretKeys(String name) {
+        Secret s = client.secrets().inNamespace(NS).withName(name).get();
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        if (s.getStringData() != null) {
+            keys.addAll(s.getStringData().keySet());
+        }
+        if (s.getData() != null) {
+            keys.addAll(s.getData().keySet());
+        }
+        return keys;
+    }
+
     List<Event> warnings(String about) {
         return client.v1().events().inNamespace(NS).list().getItems().stream()
                 .filter(e -> e.getInvolvedObject().getName().equals(about) && e.getType().equals("Warning")).toList();
@@ -514,6 +547,8 @@ class EtcdRestoreReconcilerTest {
         final Map<String, ObjectVersion> objects = new HashMap<>();
         final List<String> signed = new java.util.ArrayList<>();
         final AtomicInteger signatures = new AtomicInteger();
+        /** Whether the store refuses a link for another ETag than the one it was signed for. */
+        boolean linksRefuseOtherObjects;
 
         @Override
         public Store open(S3Settings settings) {
@@ -540,6 +575,11 @@ class EtcdRestoreReconcilerTest {
                             + "&n=" + signatures.incrementAndGet();
                     signed.add(url);
                     return url;
+                }
+
+                @Override
+                public boolean linkRefusesOtherObjects(S3Location location, ObjectVersion object) {
+                    return linksRefuseOtherObjects && object != null;
                 }
 
                 @Override

@@ -11,7 +11,10 @@ public final class RestoreAnnotations {
     public static final String RESTORING = ApiGroup.GROUP + "/restoring";
     /** On a restored cluster: the EtcdRestore that created it. */
     public static final String RESTORED_BY = ApiGroup.GROUP + "/restored-by";
-    /** On a restored cluster: the Secret with the snapshot's URL ({@link #URL_KEY}) and SHA-256 ({@link #SHA256_KEY}). */
+    /**
+     * On a restored cluster: the Secret with the snapshot's URL ({@link #URL_KEY}), its ETag ({@link #ETAG_KEY}) and,
+     * unless the store refuses the URL for any other object, its SHA-256 ({@link #SHA256_KEY}).
+     */
     public static final String SNAPSHOT_SECRET = ApiGroup.GROUP + "/restore-snapshot-secret";
     public static final String URL_KEY = "url";
     public static final String SHA256_KEY = "sha256";

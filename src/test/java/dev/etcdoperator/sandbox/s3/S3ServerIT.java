@@ -30,7 +30,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
+import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.sandbox.support.ListeningSockets;
+import dev.etcdoperator.storage.BackupStore;
+import dev.etcdoperator.storage.ObjectVersion;
+import dev.etcdoperator.storage.S3Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -307,6 +311,38 @@ class S3ServerIT {
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(refused.statusCode()).isEqualTo(403);
             assertThat(refused.body()).contains("<Code>SignatureDoesNotMatch</Code>");
+        }
+    }
+
+    /**
+     * The restore's seed skips its own SHA-256 only where the store refuses a presigned link's If-Match for another
+     * ETag: MinIO does, so the operator's probe says yes; the link made for the object serves it, and once the key
+     * holds another object the same link is refused.
+     */
+    @Test
+    @Order(5)
+    void aPresignedLinkSignedForAnETagServesThatObjectOnlyAndTheOperatorsProbeSeesIt() throws Exception {
+        S3Location location = new S3Location(BUCKET, "plain/bound.txt");
+        try (S3Client s3 = server.client()) {
+            s3.putObject(b -> b.bucket(BUCKET).key(location.key()), RequestBody.fromString("first", StandardCharsets.UTF_8));
+            HeadObjectResponse head = s3.headObject(b -> b.bucket(BUCKET).key(location.key()));
+            ObjectVersion object = new ObjectVersion(head.eTag(), null);
+            S3Settings settings = new S3Settings(S3Server.ACCESS_KEY, S3Server.SECRET_KEY, null, S3Server.REGION,
+                    URI.create(server.endpoint()), true);
+            BackupStore store = new BackupStore(s3, settings, 8 * 1024 * 1024, 2);
+
+            assertThat(store.linkRefusesOtherObjects(location, object)).isTrue();
+
+            URI link = URI.create(store.presignedGet(location, object, Duration.ofMinutes(5)));
+            HttpResponse<String> got = HttpClient.newHttpClient().send(HttpRequest.newBuilder(link)
+                    .header("If-Match", object.etag()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(got.statusCode()).isEqualTo(200);
+            assertThat(got.body()).isEqualTo("first");
+
+            s3.putObject(b -> b.bucket(BUCKET).key(location.key()), RequestBody.fromString("second", StandardCharsets.UTF_8));
+            HttpResponse<String> replaced = HttpClient.newHttpClient().send(HttpRequest.newBuilder(link)
+                    .header("If-Match", object.etag()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(replaced.statusCode()).isEqualTo(412);
         }
     }
 
