@@ -83,6 +83,7 @@ class RestoreBenchmark {
     private static double byHand(S3Client s3, List<String> lines) throws Exception {
         Path file = STATE.resolve("large.db");
         Files.deleteIfExists(file);
+        flushDirtyPages();
         long t0 = System.nanoTime();
         s3.getObject(b -> b.bucket(Sandbox.S3_BUCKET).key("large.db"), file);
         double download = seconds(t0);
@@ -90,21 +91,26 @@ class RestoreBenchmark {
         BenchmarkData.deleteTree(byHand);
         t0 = System.nanoTime();
         double manual;
+        double restoreTool;
         try (RestoredEtcd restored = RestoredEtcd.restore(file, byHand, BenchmarkData.bin())) {
             manual = seconds(t0);
+            restoreTool = restored.restoreTook().toNanos() / 1e9;
             Kubectl.Result count = new Etcdctl(restored.endpoint(), BenchmarkData.bin().resolve("etcdctl").toString())
                     .run("get", "v-", "--prefix", "--count-only", "--write-out=fields");
             assertThat(count.output()).as("the restored member holds every value").contains("\"Count\" : " + MIB);
         }
         lines.add(String.format(Locale.ROOT, "  by hand: download %.1f s; etcdutl snapshot restore + etcd start until"
-                + " healthy %.1f s; together %.1f s", download, manual, download + manual));
+                + " healthy %.1f s (the restore tool %.1f s); together %.1f s", download, manual, restoreTool,
+                download + manual));
         BenchmarkData.deleteTree(byHand);
         Files.deleteIfExists(file);
         return download + manual;
     }
 
     /** An EtcdRestore of the cluster from the same object, applied until it succeeded and the cluster is Available. */
-    private static double byOperator(Sandbox sandbox, SandboxClusters clusters, String name, List<String> lines) {
+    private static double byOperator(Sandbox sandbox, SandboxClusters clusters, String name, List<String> lines)
+            throws Exception {
+        flushDirtyPages();
         Instant applied = Instant.now();
         long t0 = System.nanoTime();
         sandbox.client().resource(Serialization.unmarshal("""
@@ -134,7 +140,35 @@ class RestoreBenchmark {
                         c.getMessage()));
             }
         }
+        seedSteps(sandbox, applied).forEach(lines::add);
         return operator;
+    }
+
+    /** When each init container of the restored cluster's seed ran, from its pod's status (second precision). */
+    private static List<String> seedSteps(Sandbox sandbox, Instant applied) {
+        List<String> steps = new java.util.ArrayList<>();
+        for (io.fabric8.kubernetes.api.model.Pod pod : sandbox.client().pods().inNamespace(NS)
+                .withLabel("etcd_cluster", CLUSTER).list().getItems()) {
+            for (io.fabric8.kubernetes.api.model.ContainerStatus c : pod.getStatus().getInitContainerStatuses()) {
+                if (c.getState() != null && c.getState().getTerminated() != null) {
+                    var t = c.getState().getTerminated();
+                    steps.add(String.format(Locale.ROOT, "    seed %s: init container %s ran from %d s to %d s after"
+                            + " apply", pod.getMetadata().getName(), c.getName(),
+                            Duration.between(applied, Instant.parse(t.getStartedAt())).toSeconds(),
+                            Duration.between(applied, Instant.parse(t.getFinishedAt())).toSeconds()));
+                }
+            }
+        }
+        return steps;
+    }
+
+    /**
+     * Both paths write the backup twice (the download, the restored database), and how long the restore tool's fsync
+     * takes depends on how much the disk still has to write from before: each path starts after {@code sync}.
+     */
+    private static void flushDirtyPages() throws Exception {
+        Process sync = new ProcessBuilder("sync").inheritIO().start();
+        assertThat(sync.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).as("sync ended").isTrue();
     }
 
     private static double median(List<Double> values) {

@@ -23,10 +23,12 @@ import java.util.concurrent.TimeUnit;
 public final class RestoredEtcd implements AutoCloseable {
     private final Process process;
     private final String endpoint;
+    private final Duration restoreTook;
 
-    private RestoredEtcd(Process process, String endpoint) {
+    private RestoredEtcd(Process process, String endpoint, Duration restoreTook) {
         this.process = process;
         this.endpoint = endpoint;
+        this.restoreTook = restoreTook;
     }
 
     /** Restores {@code snapshot} under {@code dir}; throws with etcdctl's output when it refuses the file. */
@@ -48,18 +50,20 @@ public final class RestoredEtcd implements AutoCloseable {
             int peerPort = freePort();
             String peer = "http://127.0.0.1:" + peerPort;
             Path data = dir.resolve("data");
+            long restoreStarted = System.nanoTime();
             Kubectl.Result restored = run(restorer, "snapshot", "restore", snapshot.toString(), "--data-dir",
                     data.toString(), "--name", "restored", "--initial-cluster", "restored=" + peer,
                     "--initial-advertise-peer-urls", peer);
             if (!restored.ok()) {
                 throw new IllegalStateException(restorer + " snapshot restore refused " + snapshot + ": " + restored.output());
             }
+            Duration restoreTook = Duration.ofNanos(System.nanoTime() - restoreStarted);
             String client = "http://127.0.0.1:" + clientPort;
             Process etcd = new ProcessBuilder(etcdProgram, "--name", "restored", "--data-dir", data.toString(),
                     "--listen-client-urls", client, "--advertise-client-urls", client, "--listen-peer-urls", peer,
                     "--initial-advertise-peer-urls", peer, "--logger=zap")
                     .redirectErrorStream(true).redirectOutput(dir.resolve("etcd.log").toFile()).start();
-            RestoredEtcd r = new RestoredEtcd(etcd, client);
+            RestoredEtcd r = new RestoredEtcd(etcd, client, restoreTook);
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() -> new Etcdctl(client).run("endpoint", "health").ok());
             } catch (RuntimeException e) {
@@ -70,6 +74,11 @@ public final class RestoredEtcd implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** How long the restore tool took (etcd not yet started). */
+    public Duration restoreTook() {
+        return restoreTook;
     }
 
     public String endpoint() {
