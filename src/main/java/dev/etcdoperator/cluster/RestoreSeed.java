@@ -21,9 +21,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The init containers of a restored cluster's seed member: fetch the snapshot from the URL in the restore's
- * Secret and check its SHA-256 when the Secret has one (busybox), restore it into the data directory with etcd's own tool (the etcd
- * image, so the restore matches the version that will run it), and delete the downloaded file. etcd then starts
- * on a data directory that already holds the data and a one-member cluster of the seed.
+ * Secret and check its SHA-256 when the Secret has one (busybox), restore it into the data directory with etcd's
+ * own tool (the etcd image, so the restore matches the version that will run it), and delete the downloaded file.
+ * etcd then starts on a data directory that already holds the data and a one-member cluster of the seed.
  */
 final class RestoreSeed {
     static final String SNAPSHOT_FILE = ClusterResources.DATA_MOUNT + "/restore-snapshot.db";

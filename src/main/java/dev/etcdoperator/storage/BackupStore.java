@@ -35,6 +35,8 @@ public final class BackupStore implements BackupStorage.Store {
     private static final Duration MARKED_WITHIN = Duration.ofMinutes(1);
     /** Stores give times to the second. */
     private static final Duration CLOCK_GRANULARITY = Duration.ofSeconds(1);
+    /** How long the store may take to answer whether it refuses a link for another ETag. */
+    private static final Duration LINK_PROBE_TIMEOUT = Duration.ofSeconds(10);
 
     private final S3Client s3;
     private final ChecksumTags tags;
@@ -42,7 +44,6 @@ public final class BackupStore implements BackupStorage.Store {
     private final int partSize;
     private final int parallelParts;
     private final SnapshotLinks links;
-    private static final Duration LINK_PROBE_TIMEOUT = Duration.ofSeconds(10);
 
     /** For reads (restore): uploads use the default part size. */
     public BackupStore(S3Client s3) {
