@@ -31,6 +31,8 @@ public final class OperatorProcess implements AutoCloseable {
     private volatile Process process;
     private boolean stopped;
     private int restarts;
+    /** The process whose exit restarts it: one handler per process, or one exit would count (and restart) twice. */
+    private Process watched;
 
     /**
      * @param kubeconfig       the operator's identity and API server, as {@code KUBECONFIG}
@@ -64,8 +66,11 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** Starts the process and waits until its readiness check passes. */
     public OperatorProcess start(Duration timeout) {
-        stopped = false;
-        launch();
+        synchronized (this) {
+            // under the lock: the exit handler of a process stopped before sees either stopped or another process
+            stopped = false;
+            launch();
+        }
         Awaitility.await("the operator to be ready (log: " + logFile + ")").atMost(timeout)
                 .pollInterval(Duration.ofMillis(250)).ignoreExceptionsInstanceOf(UncheckedIOException.class)
                 .until(() -> {
@@ -100,7 +105,11 @@ public final class OperatorProcess implements AutoCloseable {
      * cause) is started again, as the kubelet restarts its Deployment's container; the log says so. One stopped or
      * killed here is not.
      */
-    private void restartWhenItExits(Process running) {
+    private synchronized void restartWhenItExits(Process running) {
+        if (running == watched) {
+            return;
+        }
+        watched = running;
         running.onExit().thenRun(() -> {
             synchronized (this) {
                 if (stopped || running != process) {
