@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.sandbox.controlplane.ParentDeathSignal;
@@ -33,6 +36,16 @@ public final class OperatorProcess implements AutoCloseable {
     private int restarts;
     /** The process whose exit restarts it: one handler per process, or one exit would count (and restart) twice. */
     private Process watched;
+    /**
+     * Every launch runs on this one thread. The operator is started under a parent-death signal tied to the thread
+     * that starts it ({@link ParentDeathSignal}): a restart started from the thread that saw the last process exit,
+     * a pool thread that ends when idle, was killed with it moments later and counted as a second exit.
+     */
+    private final ExecutorService launcher = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "operator-launcher");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /**
      * @param kubeconfig       the operator's identity and API server, as {@code KUBECONFIG}
@@ -64,7 +77,7 @@ public final class OperatorProcess implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString()));
     }
 
-    /** Starts the process and waits until its readiness check passes. */
+    /** Starts the process and waits until its readiness check passes; once per object (the sandbox makes a new one to start again). */
     public OperatorProcess start(Duration timeout) {
         synchronized (this) {
             // under the lock: the exit handler of a process stopped before sees either stopped or another process
@@ -85,6 +98,17 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     private void launch() {
+        try {
+            launcher.submit(this::launchOnThisThread).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the operator", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+    }
+
+    private void launchOnThisThread() {
         try {
             Files.createDirectories(logFile.getParent());
             ProcessBuilder builder = new ProcessBuilder(ParentDeathSignal.wrap(command)).redirectErrorStream(true)
@@ -173,6 +197,7 @@ public final class OperatorProcess implements AutoCloseable {
             process.destroyForcibly();
             waitFor(Duration.ofSeconds(30));
         }
+        launcher.shutdown();
     }
 
     /** SIGTERM, then SIGKILL after 20 s. */
@@ -188,6 +213,7 @@ public final class OperatorProcess implements AutoCloseable {
                 waitFor(Duration.ofSeconds(10));
             }
         }
+        launcher.shutdown();
     }
 
     private boolean waitFor(Duration timeout) {
