@@ -63,9 +63,10 @@ class HelmChartTest {
                 .containsEntry("GC_CONTAINER_OPTIONS", "-XX:+UseSerialGC")
                 .containsEntry("MALLOC_ARENA_MAX", "2")
                 .containsEntry("QUARKUS_OPERATOR_SDK_CONCURRENT_RECONCILIATION_THREADS", "10");
-        // JAVA_OPTS_APPEND replaces the image's own, whose two properties it keeps
+        // JAVA_OPTS_APPEND replaces the image's own, whose class-data archive and two properties it keeps
         assertThat(chart.env().get("JAVA_OPTS_APPEND").split(" ")).startsWith("-XX:ActiveProcessorCount=2",
-                "-XX:ReservedCodeCacheSize=64m").doesNotContain("-XX:TieredStopAtLevel=1").endsWith("-Dquarkus.http.host=0.0.0.0",
+                "-XX:ReservedCodeCacheSize=64m").doesNotContain("-XX:TieredStopAtLevel=1").endsWith(
+                        "-XX:SharedArchiveFile=/deployments/operator.jsa", "-Dquarkus.http.host=0.0.0.0",
                         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
         Container operator = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
         // the heap (33 % of the limit, about 127 MiB) leaves room under the limit for what is not heap
@@ -73,7 +74,7 @@ class HelmChartTest {
         assertThat(operator.getResources().getRequests()).containsEntry("memory", new Quantity("256Mi"));
 
         RenderedChart custom = render("""
-                jvm: {maxRamPercentage: 60, gc: "-XX:+UseG1GC", options: "-Xss1m", mallocArenaMax: 4}
+                jvm: {maxRamPercentage: 60, gc: "-XX:+UseG1GC", options: "-Xss1m", mallocArenaMax: 4, classDataArchive: ""}
                 operator: {reconcileThreads: 20}
                 """);
         assertThat(custom.env()).containsEntry("JAVA_MAX_MEM_RATIO", "60")
@@ -83,7 +84,8 @@ class HelmChartTest {
                 .containsEntry("MALLOC_ARENA_MAX", "4")
                 .containsEntry("QUARKUS_OPERATOR_SDK_CONCURRENT_RECONCILIATION_THREADS", "20");
         assertThat(render("jvm: {options: \"\"}\n").env()).containsEntry("JAVA_OPTS_APPEND",
-                "-Dquarkus.http.host=0.0.0.0 -Djava.util.logging.manager=org.jboss.logmanager.LogManager");
+                "-XX:SharedArchiveFile=/deployments/operator.jsa -Dquarkus.http.host=0.0.0.0"
+                        + " -Djava.util.logging.manager=org.jboss.logmanager.LogManager");
     }
 
     @Test

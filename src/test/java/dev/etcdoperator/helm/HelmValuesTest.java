@@ -34,6 +34,7 @@ class HelmValuesTest {
             "jvm: {gc: SerialGC}                             | gc",
             "jvm: {heap: 1g}                                 | heap",
             "jvm: {mallocArenaMax: 0}                        | mallocArenaMax",
+            "jvm: {classDataArchive: 'app.jsa -Xmx9g'}       | classDataArchive",
             "image: {pullPolicy: Sometimes}                  | pullPolicy",
             "metrics: {service: {port: 70000}}               | port",
             "podSecurityContext: {runAsUser: -1}             | runAsUser",

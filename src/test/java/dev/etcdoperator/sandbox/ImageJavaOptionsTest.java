@@ -14,8 +14,8 @@ class ImageJavaOptionsTest {
     void theImagesDefaultsApplyWhereTheContainerSetsNothing() {
         Map<String, String> env = ImageJavaOptions.environment(Map.of());
         assertThat(env).containsEntry("JAVA_MAX_MEM_RATIO", "50")
-                .containsEntry("JAVA_OPTS_APPEND", "-Dquarkus.http.host=0.0.0.0"
-                        + " -Djava.util.logging.manager=org.jboss.logmanager.LogManager");
+                .containsEntry("JAVA_OPTS_APPEND", "-XX:SharedArchiveFile=/deployments/operator.jsa"
+                        + " -Dquarkus.http.host=0.0.0.0 -Djava.util.logging.manager=org.jboss.logmanager.LogManager");
         assertThat(ImageJavaOptions.of(env, 512L << 20)).containsSubsequence("-XX:MaxRAM=536870912",
                 "-XX:MaxRAMPercentage=50.0", "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError",
                 "-Dquarkus.http.host=0.0.0.0");

@@ -65,7 +65,8 @@ public final class OperatorProcess implements AutoCloseable {
         this.env = Map.copyOf(env);
         this.httpPort = freePort();
         command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(chartJvmOptions);
+        // the image's paths (its class-data archive) are the packaged operator's directory here
+        command.addAll(ImageClassDataArchive.prepare(chartJvmOptions, jar));
         command.addAll(List.of("-Djdk.net.hosts.file=" + hostsFile,
                 "-Dsun.net.inetaddr.ttl=1",
                 "-Dsun.net.inetaddr.negative.ttl=0",

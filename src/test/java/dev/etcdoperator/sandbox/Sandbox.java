@@ -160,6 +160,10 @@ public final class Sandbox implements AutoCloseable {
                     .waitUntilCondition(SandboxCrds::established, 60, java.util.concurrent.TimeUnit.SECONDS);
         }
         install = OperatorInstall.apply(client, options.chartValues);
+        // the image makes its class-data archive when it is built: here before the operator starts, not as it starts
+        if (Files.isRegularFile(options.operatorJar)) {
+            ImageClassDataArchive.prepare(install.jvmOptions(), options.operatorJar);
+        }
     }
 
     public static Sandbox start(Options options) {

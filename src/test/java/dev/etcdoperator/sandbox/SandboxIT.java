@@ -72,6 +72,14 @@ class SandboxIT {
     }
 
     @Test
+    @Order(1)
+    void theOperatorRunsWithTheClassDataArchiveItsImageMakes() throws Exception {
+        // the JVM maps an archive it accepts; one made by another JVM or from other jars it ignores without a word
+        assertThat(Files.readString(Path.of("/proc", String.valueOf(sandbox.operator().pid()), "maps")))
+                .contains(Path.of("target", "quarkus-app", "operator.jsa").toAbsolutePath().toString());
+    }
+
+    @Test
     @Order(2)
     void aBareEtcdPodRunsKeepsItsDataOnItsClaimAndStopsWhenDeleted() throws Exception {
         assumeTrue(Kubectl.available(), "kubectl is not installed: the kubectl scenario is skipped");
