@@ -66,7 +66,7 @@ class ClusterBenchmark {
                         spec: {size: 3, version: 3.5.35}
                         """.formatted(name), EtcdCluster.class)).create();
                 timeline.mark("create " + name);
-                awaitHealthy(sandbox, name);
+                awaitHealthy(sandbox, name, null);
                 add(figures, "operator create (s)", t0);
                 timeline.mark("healthy " + name);
 
@@ -76,7 +76,7 @@ class ClusterBenchmark {
                         .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp())).orElseThrow();
                 long t1 = System.nanoTime();
                 killAndAwaitGone(sandbox, timeline, newest);
-                awaitHealthy(sandbox, name);
+                awaitHealthy(sandbox, name, newest);
                 add(figures, "operator heal after kill -9 (s)", t1);
                 timeline.mark("healed " + name);
 
@@ -90,7 +90,7 @@ class ClusterBenchmark {
                         .findFirst().orElseThrow();
                 long t2 = System.nanoTime();
                 killAndAwaitGone(sandbox, timeline, leaderPod);
-                awaitHealthy(sandbox, name);
+                awaitHealthy(sandbox, name, leaderPod);
                 add(figures, "operator heal after kill -9 of the leader (s)", t2);
                 timeline.mark("healed " + name);
                 sandbox.client().resources(EtcdCluster.class).inNamespace("default").withName(name).delete();
@@ -188,11 +188,19 @@ class ClusterBenchmark {
                         && Instant.parse(c.getState().getRunning().getStartedAt()).isBefore(guardOpen)));
     }
 
-    private static void awaitHealthy(Sandbox sandbox, String name) {
+    /**
+     * 3 healthy voters with ready pods, Available; after a kill, without the killed member: between its pod's
+     * deletion and the status of the reconcile that deleted it, the status is still the one from before the kill
+     * (3 healthy voters), and a benchmark that took that for healed killed the leader of the 2 left.
+     */
+    private static void awaitHealthy(Sandbox sandbox, String name, Pod killed) {
         await().atMost(LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> {
             EtcdCluster c = sandbox.client().resources(EtcdCluster.class).inNamespace("default").withName(name).get();
             EtcdClusterStatus s = c == null ? null : c.getStatus();
             return s != null && s.getMemberDetails() != null && s.getMemberDetails().size() == 3
+                    && (killed == null || s.getMemberDetails().stream()
+                            .noneMatch(m -> m.getName().equals(killed.getMetadata().getName())))
+                    && pods(sandbox, name).size() == 3
                     && s.getMemberDetails().stream().allMatch(m -> m.getHealthy() && !m.getLearner())
                     && Integer.valueOf(3).equals(s.getReadyMembers())
                     && s.getConditions().stream().anyMatch(x -> x.getType().equals("Available")
