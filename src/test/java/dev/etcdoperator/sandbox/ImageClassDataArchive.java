@@ -72,7 +72,7 @@ final class ImageClassDataArchive {
      * the jar is there; sandboxes started at once wait for the one that makes it.
      */
     static void ensure(Path archive, Path jar) {
-        List<String> image = imageCommand(readLines(ImageJavaOptions.DOCKERFILE));
+        List<String> image = imageCommand(ImageJavaOptions.dockerfileLines());
         if (image.isEmpty()) {
             throw new IllegalStateException("the chart's options use the class-data archive " + archive + ", which "
                     + ImageJavaOptions.DOCKERFILE + " does not make (no RUN java " + DUMP_OPTION + "... line)");
@@ -115,13 +115,5 @@ final class ImageClassDataArchive {
                     + "): " + command + "; see " + log);
         }
         Files.move(partial, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private static List<String> readLines(Path file) {
-        try {
-            return Files.readAllLines(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -2,7 +2,6 @@ package dev.etcdoperator.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -13,7 +12,7 @@ class ImageClassDataArchiveTest {
 
     @Test
     void theImagesCommandIsReadFromTheDockerfileAndItsPathsAreThePackagedOperatorsHere() throws Exception {
-        List<String> image = ImageClassDataArchive.imageCommand(Files.readAllLines(ImageJavaOptions.DOCKERFILE));
+        List<String> image = ImageClassDataArchive.imageCommand(ImageJavaOptions.dockerfileLines());
         assertThat(image).containsExactly("-XX:ArchiveClassesAtExit=/deployments/operator.jsa",
                 "-Dquarkus.appcds.generate=true", "-jar", "/deployments/quarkus-run.jar");
         Path app = Path.of("/work/app");

@@ -30,18 +30,22 @@ final class ImageJavaOptions {
     /** The image's environment (its Dockerfile's {@code ENV NAME=value} lines) with {@code containerEnv} over it. */
     static Map<String, String> environment(Map<String, String> containerEnv) {
         Map<String, String> env = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(DOCKERFILE)) {
-                Matcher m = ENV_LINE.matcher(line.strip());
-                if (m.matches()) {
-                    env.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3));
-                }
+        for (String line : dockerfileLines()) {
+            Matcher m = ENV_LINE.matcher(line.strip());
+            if (m.matches()) {
+                env.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         env.putAll(containerEnv);
         return env;
+    }
+
+    static List<String> dockerfileLines() {
+        try {
+            return Files.readAllLines(DOCKERFILE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -34,8 +34,6 @@ public final class OperatorProcess implements AutoCloseable {
     private volatile Process process;
     private boolean stopped;
     private int restarts;
-    /** The process whose exit restarts it: one handler per process, or one exit would count (and restart) twice. */
-    private Process watched;
     /**
      * Every launch runs on this one thread. The operator is started under a parent-death signal tied to the thread
      * that starts it ({@link ParentDeathSignal}): a restart started from the thread that saw the last process exit,
@@ -50,7 +48,8 @@ public final class OperatorProcess implements AutoCloseable {
     /**
      * @param kubeconfig       the operator's identity and API server, as {@code KUBECONFIG}
      * @param env              the environment the Helm chart's Deployment gives the operator container
-     * @param chartJvmOptions  the JVM options the image's launcher derives from the chart's Deployment, first
+     * @param chartJvmOptions  the JVM options the image's launcher derives from the chart's Deployment, its paths the
+     *                         packaged operator's ({@link ImageClassDataArchive#prepare}), first
      * @param jvmOptions       added after those and the sandbox's own, so that a later option such as
      *                         {@code -Xmx128m} wins
      */
@@ -65,8 +64,7 @@ public final class OperatorProcess implements AutoCloseable {
         this.env = Map.copyOf(env);
         this.httpPort = freePort();
         command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        // the image's paths (its class-data archive) are the packaged operator's directory here
-        command.addAll(ImageClassDataArchive.prepare(chartJvmOptions, jar));
+        command.addAll(chartJvmOptions);
         command.addAll(List.of("-Djdk.net.hosts.file=" + hostsFile,
                 "-Dsun.net.inetaddr.ttl=1",
                 "-Dsun.net.inetaddr.negative.ttl=0",
@@ -131,10 +129,6 @@ public final class OperatorProcess implements AutoCloseable {
      * killed here is not.
      */
     private synchronized void restartWhenItExits(Process running) {
-        if (running == watched) {
-            return;
-        }
-        watched = running;
         running.onExit().thenRun(() -> {
             synchronized (this) {
                 if (stopped || running != process) {

@@ -47,6 +47,8 @@ public final class Sandbox implements AutoCloseable {
     private final ControlPlane api;
     private final KubernetesClient client;
     private final OperatorInstall install;
+    /** The chart's JVM options with the image's paths made the packaged operator's (its class-data archive made). */
+    private final List<String> operatorImageOptions;
     private final ClusterDns dns;
     private final PodRuntime pods;
     private final Path kubeconfig;
@@ -161,9 +163,8 @@ public final class Sandbox implements AutoCloseable {
         }
         install = OperatorInstall.apply(client, options.chartValues);
         // the image makes its class-data archive when it is built: here before the operator starts, not as it starts
-        if (Files.isRegularFile(options.operatorJar)) {
-            ImageClassDataArchive.prepare(install.jvmOptions(), options.operatorJar);
-        }
+        operatorImageOptions = Files.isRegularFile(options.operatorJar)
+                ? ImageClassDataArchive.prepare(install.jvmOptions(), options.operatorJar) : install.jvmOptions();
     }
 
     public static Sandbox start(Options options) {
@@ -206,7 +207,7 @@ public final class Sandbox implements AutoCloseable {
         }
         operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), operatorKubeconfig, install.env(),
                 dns.hostsFile("default"), options.stateDir.resolve("operator.log").toAbsolutePath(),
-                install.jvmOptions(), options.operatorJvmOptions, options.operatorProperties)
+                operatorImageOptions, options.operatorJvmOptions, options.operatorProperties)
                 .start(Duration.ofSeconds(90));
         return operator;
     }
