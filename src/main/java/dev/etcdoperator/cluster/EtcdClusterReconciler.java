@@ -230,7 +230,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 || !services.contains(name);
         if (!Boolean.TRUE.equals(cluster.getSpec().getPaused())
                 && (serviceMissing || children.due(key, uid, cluster.getSpec().getSize()))) {
-            ensureServices(cluster);
+            Optional<String> earlier = ensureServices(cluster);
+            if (earlier.isPresent()) {
+                // its deletion would take the members' DNS names with it: a member started now could not find the
+                // others (a joining etcd gives up at once); the garbage collector deletes it, then it is made anew
+                events.normal(cluster, "WaitingForEarlierServices", "Service " + earlier.get() + " belongs to an"
+                        + " earlier EtcdCluster of this name, which was deleted; members start once it is gone.");
+                return change.control(cluster).rescheduleAfter(WHILE_WAITING);
+            }
             children.checked(key, uid, cluster.getSpec().getSize());
         }
         ClusterObserver.Observed observed;
@@ -541,12 +548,21 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .map(m -> m.getName()).collect(Collectors.toSet());
     }
 
-    private void ensureServices(EtcdCluster cluster) {
+    /**
+     * Makes the client and peer Services where missing, and the disruption budget.
+     *
+     * @return the name of a Service that an earlier EtcdCluster of the same name owns (deleted, its Services not yet
+     *         collected), when there is one: nothing else is done then
+     */
+    private Optional<String> ensureServices(EtcdCluster cluster) {
         String ns = cluster.getMetadata().getNamespace();
         for (Service service : List.of(ClusterResources.clientService(cluster), ClusterResources.peerService(cluster))) {
-            if (client.services().inNamespace(ns).withName(service.getMetadata().getName()).get() == null) {
+            Service existing = client.services().inNamespace(ns).withName(service.getMetadata().getName()).get();
+            if (existing == null) {
                 client.services().inNamespace(ns).resource(service).create();
                 events.normal(cluster, "ServiceCreated", "Created Service " + service.getMetadata().getName() + ".");
+            } else if (ownedByAnotherCluster(existing, cluster)) {
+                return Optional.of(existing.getMetadata().getName());
             }
         }
         PodDisruptionBudget wanted = ClusterResources.disruptionBudget(cluster, cluster.getSpec().getSize());
@@ -558,5 +574,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             existing.getSpec().setMinAvailable(wanted.getSpec().getMinAvailable());
             client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(existing).update();
         }
+        return Optional.empty();
+    }
+
+    private static boolean ownedByAnotherCluster(Service service, EtcdCluster cluster) {
+        return service.getMetadata().getOwnerReferences() != null && service.getMetadata().getOwnerReferences().stream()
+                .anyMatch(o -> "EtcdCluster".equals(o.getKind()) && !cluster.getMetadata().getUid().equals(o.getUid()));
     }
 }

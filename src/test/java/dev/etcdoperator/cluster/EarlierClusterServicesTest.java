@@ -1,0 +1,69 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An EtcdCluster made again under the name of one just deleted, whose Services the garbage collector has not deleted
+ * yet: when it does, the members' DNS names go with them, so no member may start before.
+ */
+@QuarkusTest
+@WithKubernetesTestServer
+class EarlierClusterServicesTest {
+    @Inject
+    KubernetesClient client;
+
+    @Test
+    void membersWaitUntilTheServicesOfAnEarlierClusterOfTheSameNameAreGone() {
+        for (String service : List.of("again", "again-client")) {
+            client.services().inNamespace("default").resource(earlierService(service)).create();
+        }
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: again, namespace: default}
+                spec: {size: 1, version: 3.5.17}
+                """, EtcdCluster.class)).create();
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.v1().events().inNamespace("default").list()
+                .getItems().stream().map(Event::getReason).anyMatch("WaitingForEarlierServices"::equals));
+        assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "again").list()
+                .getItems()).as("no member while the earlier cluster's Services are there").isEmpty();
+
+        // what the garbage collector does
+        client.services().inNamespace("default").withName("again").delete();
+        client.services().inNamespace("default").withName("again-client").delete();
+        String uid = client.resources(EtcdCluster.class).inNamespace("default").withName("again").get().getMetadata()
+                .getUid();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "again").list()
+                    .getItems()).hasSize(1);
+            for (String service : List.of("again", "again-client")) {
+                assertThat(client.services().inNamespace("default").withName(service).get().getMetadata()
+                        .getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(uid));
+            }
+        });
+    }
+
+    private static Service earlierService(String name) {
+        return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("default")
+                .addNewOwnerReference().withApiVersion("etcd.database.coreos.com/v1beta2").withKind("EtcdCluster")
+                .withName("again").withUid("uid-of-the-deleted-again").withController(true).endOwnerReference()
+                .endMetadata().withNewSpec().withClusterIP("None").addToSelector(ClusterResources.LABEL_CLUSTER, "again")
+                .addNewPort().withName("client").withPort(2379).endPort().endSpec().build();
+    }
+}
