@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Baseline for the cluster benchmark: what the operator does, done by hand with etcd and etcdctl on this
-# machine. Prints two lines, "create_seconds N" (a seed plus two members joined one at a time as learners and
-# promoted, until all three are healthy) and "replace_seconds N" (one member killed with SIGKILL, removed,
-# and a fresh member added, started and promoted, until all three are healthy again).
+# machine. Prints three lines, "create_seconds N" (a seed plus two members joined one at a time as learners and
+# promoted, until all three are healthy), "replace_seconds N" (one member killed with SIGKILL, removed,
+# and a fresh member added, started and promoted, until all three are healthy again) and "bootstrap_seconds N"
+# (three new members started together with one static --initial-cluster, until all three are healthy).
 # Usage: bench/baseline-cluster.sh [STATE_DIR] [IP_PREFIX]   (defaults: a temp dir, 127.201.0)
 set -euo pipefail
 dir=${1:-$(mktemp -d)}
@@ -61,3 +62,16 @@ join m4 "$prefix.4"
 wait_healthy "http://$prefix.1:2379,http://$prefix.2:2379,http://$prefix.4:2379"
 t3=$(now)
 echo "replace_seconds $(awk "BEGIN{print $t3-$t2}")"
+
+# the first cluster goes, so that the next one has the machine to itself
+for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+wait 2>/dev/null || true
+pids=()
+boot="s1=http://$prefix.5:2380,s2=http://$prefix.6:2380,s3=http://$prefix.7:2380"
+t4=$(now)
+start_member s1 "$prefix.5" "$boot" new
+start_member s2 "$prefix.6" "$boot" new
+start_member s3 "$prefix.7" "$boot" new
+wait_healthy "http://$prefix.5:2379,http://$prefix.6:2379,http://$prefix.7:2379"
+t5=$(now)
+echo "bootstrap_seconds $(awk "BEGIN{print $t5-$t4}")"

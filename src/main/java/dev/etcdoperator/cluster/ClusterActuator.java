@@ -58,6 +58,18 @@ final class ClusterActuator {
                     seedSnapshot)) {
                 events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
             }
+        } else if (step instanceof Step.CreateInitialMembers initial) {
+            // the members the status records; a pod of that name that exists already is that member
+            List<String> created = new ArrayList<>();
+            for (String member : initial.names()) {
+                if (pods.create(member, initial.version(), Step.STATE_NEW, initial.initialCluster(), Optional.empty())) {
+                    created.add(member);
+                }
+            }
+            if (!created.isEmpty()) {
+                events.normal(cluster, "InitialMembersCreated", "Created the first members " + String.join(", ",
+                        created) + "; they start etcd together once a majority of them has a DNS name.");
+            }
         } else if (step instanceof Step.AddMember add) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
             Member added = etcd.addMember(add.peerUrl(), true);

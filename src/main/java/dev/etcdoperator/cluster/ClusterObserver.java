@@ -152,7 +152,8 @@ final class ClusterObserver {
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
                 health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
-                QuorumLossView.of(cluster, backups), Boolean.TRUE.equals(spec.getAllowDowngrade()));
+                QuorumLossView.of(cluster, backups), Boolean.TRUE.equals(spec.getAllowDowngrade()),
+                status == null ? null : status.getInitialMembers(), RestoreSeed.snapshotSecret(cluster).isPresent());
         return new Observed(observation, admin, clientUrlByPod);
     }
 

@@ -294,7 +294,7 @@ public final class ClusterResources {
         Container waitForDns = new ContainerBuilder()
                 .withName("check-dns")
                 .withImage(policy.getBusyboxImage() == null ? DEFAULT_BUSYBOX : policy.getBusyboxImage())
-                .withCommand(dnsWaitCommand(member.dnsName(), dnsTimeout))
+                .withCommand(dnsWaitCommand(member.dnsName(), otherInitialMembers(member), dnsTimeout))
                 .build();
 
         Volume data = policy.getPersistentVolumeClaimSpec() != null
@@ -395,19 +395,61 @@ public final class ClusterResources {
     /**
      * The check-dns init container's script, a constant: it looks the member's own name ({@code $1}) up every
      * 0.1 s until it resolves (its address is published only once the pod has one, so the first lookups fail)
-     * and, when {@code $2} (polls) is above 0, gives up after that many polls ({@code $3} seconds). Values reach
-     * it only as arguments, never as script text.
+     * and, when {@code $2} (polls) is above 0, gives up after that many polls ({@code $3} seconds). With more
+     * arguments ({@code $4} a count, then the other first members' names), it waits until its own name and that
+     * many names in all resolve: the first members of a cluster started together start etcd only once a majority of
+     * their pods exists. Values reach it only as arguments, never as script text.
      */
-    static final String DNS_WAIT_SCRIPT = "n=0; until getent hosts \"$1\" >/dev/null 2>&1 || nslookup \"$1\" >/dev/null 2>&1; "
-            + "do n=$((n+1)); if [ \"$2\" -gt 0 ] && [ \"$n\" -ge \"$2\" ]; then "
-            + "echo \"DNS name $1 did not resolve in $3 s\"; exit 1; fi; sleep " + DNS_POLL + "; done";
+    static final String DNS_WAIT_SCRIPT = "n=0; need=1; own=\"$1\"; polls=\"$2\"; secs=\"$3\"; shift 3; "
+            + "if [ \"$#\" -gt 0 ]; then need=\"$1\"; shift; fi; "
+            + "until c=0; for h in \"$own\" \"$@\"; do "
+            + "if getent hosts \"$h\" >/dev/null 2>&1 || nslookup \"$h\" >/dev/null 2>&1; then c=$((c+1)); "
+            + "elif [ \"$h\" = \"$own\" ]; then break; fi; done; [ \"$c\" -ge \"$need\" ]; "
+            + "do n=$((n+1)); if [ \"$polls\" -gt 0 ] && [ \"$n\" -ge \"$polls\" ]; then "
+            + "if [ \"$need\" -gt 1 ]; then echo \"fewer than $need of the first members' DNS names ($own and the others)"
+            + " resolved in $secs s\"; else echo \"DNS name $own did not resolve in $secs s\"; fi; "
+            + "exit 1; fi; sleep " + DNS_POLL + "; done";
 
     /** {@code sh -c <constant script> check-dns <name> <polls> <seconds>}: the name is an argument, not script. */
     static List<String> dnsWaitCommand(String dnsName, long timeoutSeconds) {
+        return dnsWaitCommand(dnsName, List.of(), timeoutSeconds);
+    }
+
+    /**
+     * As {@link #dnsWaitCommand(String, long)}, and when {@code others} (the DNS names of the other first members
+     * started together with this one) is not empty, also waits until a majority of all of them resolves.
+     */
+    static List<String> dnsWaitCommand(String dnsName, List<String> others, long timeoutSeconds) {
         long seconds = Math.max(0, timeoutSeconds);
         long polls = seconds > Long.MAX_VALUE / DNS_POLLS_PER_SECOND ? Long.MAX_VALUE : seconds * DNS_POLLS_PER_SECOND;
-        return List.of("/bin/sh", "-c", DNS_WAIT_SCRIPT, "check-dns", dnsName, Long.toString(polls),
-                Long.toString(seconds));
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", DNS_WAIT_SCRIPT, "check-dns", dnsName,
+                Long.toString(polls), Long.toString(seconds)));
+        if (!others.isEmpty()) {
+            command.add(Integer.toString((others.size() + 1) / 2 + 1));
+            command.addAll(others);
+        }
+        return List.copyOf(command);
+    }
+
+    /**
+     * The DNS names of the other members a member starting with initial state {@code new} bootstraps with (the hosts
+     * of the other peer URLs of its {@code --initial-cluster}); empty for a seed, or a member that joins.
+     */
+    static List<String> otherInitialMembers(MemberPodSpec member) {
+        if (!"new".equals(member.initialClusterState()) || member.initialCluster() == null) {
+            return List.of();
+        }
+        List<String> others = new ArrayList<>();
+        for (String entry : member.initialCluster().split(",")) {
+            int eq = entry.indexOf('=');
+            String url = eq < 0 ? entry : entry.substring(eq + 1);
+            if (!url.equals(member.peerUrl())) {
+                int scheme = url.indexOf("://");
+                String host = scheme < 0 ? url : url.substring(scheme + 3);
+                others.add(host.lastIndexOf(':') < 0 ? host : host.substring(0, host.lastIndexOf(':')));
+            }
+        }
+        return others;
     }
 
     static Map<String, String> memberLabels(String cluster, String member) {

@@ -69,7 +69,7 @@ public class ClusterMetrics {
             Map.entry(READY_MEMBERS, "Member pods that are ready"),
             Map.entry(QUORUM, "1 while a majority of the voting members is healthy, else 0"),
             Map.entry(HAS_LEADER, "1 while a member says it is the leader, else 0"),
-            Map.entry(ADDITIONS, "Members added, the first member and replacements' fresh members included"),
+            Map.entry(ADDITIONS, "Members added, the first members and replacements' fresh members included"),
             Map.entry(REMOVALS, "Members removed to scale down"),
             Map.entry(REPLACEMENTS, "Dead members removed so that fresh members replace them"),
             Map.entry(UPGRADES, "Member pods moved to another etcd version"),
@@ -172,6 +172,8 @@ public class ClusterMetrics {
         String counter = null;
         if (step instanceof Step.CreateSeed || step instanceof Step.AddMember) {
             counter = ADDITIONS;
+        } else if (step instanceof Step.CreateInitialMembers initial) {
+            counter(ADDITIONS, new Key(namespace, cluster).tags()).increment(initial.names().size());
         } else if (step instanceof Step.RemoveMember remove) {
             counter = Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? REPLACEMENTS : REMOVALS;
         } else if (step instanceof Step.UpgradeMember || step instanceof Step.DowngradeMember) {

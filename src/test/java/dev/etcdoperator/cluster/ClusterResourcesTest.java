@@ -371,6 +371,51 @@ class ClusterResourcesTest {
     }
 
     @Test
+    void aFirstMemberStartedWithOthersWaitsForAMajorityOfTheirNames() {
+        String initialCluster = "example-abc=http://example-abc.example.prod.svc:2380,"
+                + "example-def=http://example-def.example.prod.svc:2380,example-ghi=http://example-ghi.example.prod.svc:2380";
+        ClusterResources.MemberPodSpec first = new ClusterResources.MemberPodSpec("example-abc",
+                "http://example-abc.example.prod.svc:2380", "http://example-abc.example.prod.svc:2379", initialCluster,
+                "new", "example-abc.example.prod.svc");
+        Pod pod = ClusterResources.memberPod(cluster("size: 3\npod: {DNSTimeoutInSecond: 30}"), first);
+        assertThat(pod.getSpec().getInitContainers().get(0).getCommand()).containsExactly("/bin/sh", "-c",
+                ClusterResources.DNS_WAIT_SCRIPT, "check-dns", "example-abc.example.prod.svc", "300", "30", "2",
+                "example-def.example.prod.svc", "example-ghi.example.prod.svc");
+        assertThat(pod.getSpec().getContainers().get(0).getCommand()).contains("--initial-cluster=" + initialCluster,
+                "--initial-cluster-state=new");
+
+        // a member joining with the same list, or a seed, waits for its own name only
+        ClusterResources.MemberPodSpec joining = new ClusterResources.MemberPodSpec("example-abc",
+                "http://example-abc.example.prod.svc:2380", "http://example-abc.example.prod.svc:2379", initialCluster,
+                "existing", "example-abc.example.prod.svc");
+        assertThat(ClusterResources.memberPod(cluster("size: 3"), joining).getSpec().getInitContainers().get(0)
+                .getCommand()).endsWith("example-abc.example.prod.svc", "0", "0");
+        assertThat(ClusterResources.memberPod(cluster("size: 1"), member("new")).getSpec().getInitContainers().get(0)
+                .getCommand()).endsWith("example-abc.example.prod.svc", "0", "0");
+    }
+
+    /** The script itself, run by the machine's shell, on names that resolve here and one that cannot. */
+    @Test
+    void theDnsCheckPassesOnceItsOwnNameAndEnoughOthersResolve() throws Exception {
+        assertThat(runDnsCheck(ClusterResources.dnsWaitCommand("localhost", 1))).startsWith("0:");
+        assertThat(runDnsCheck(ClusterResources.dnsWaitCommand("no-such-name.invalid", 1)))
+                .startsWith("1:").contains("DNS name no-such-name.invalid did not resolve in 1 s");
+        assertThat(runDnsCheck(ClusterResources.dnsWaitCommand("localhost",
+                List.of("no-such-name.invalid", "127.0.0.1"), 1))).as("2 of 3").startsWith("0:");
+        assertThat(runDnsCheck(ClusterResources.dnsWaitCommand("localhost",
+                List.of("no-such-name.invalid", "other-no-such-name.invalid"), 1))).as("1 of 3").startsWith("1:")
+                .contains("fewer than 2 of the first members' DNS names");
+        assertThat(runDnsCheck(ClusterResources.dnsWaitCommand("no-such-name.invalid",
+                List.of("localhost", "127.0.0.1"), 1))).as("not without its own").startsWith("1:");
+    }
+
+    private static String runDnsCheck(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        return p.waitFor() + ":" + out;
+    }
+
+    @Test
     void aHugeDnsTimeoutDoesNotOverflowIntoAnImmediateFailure() {
         for (long seconds : new long[] { 86_400, Integer.MAX_VALUE, Long.MAX_VALUE / 10 + 1, Long.MAX_VALUE }) {
             java.util.List<String> command = ClusterResources.dnsWaitCommand("x.example.prod.svc", seconds);

@@ -53,6 +53,11 @@ public class EtcdClusterStatus implements ConditionedStatus {
             + " creates. A cluster that ran and lost every member is not seeded again unless a person asks for it.")
     private String seedMember;
 
+    @JsonPropertyDescription("The first members of a cluster that started them all together (a new, empty cluster of"
+            + " three members or more), recorded before their pods are created, until they first have a quorum: the"
+            + " only first members the operator creates. Empty for a cluster that started from one seed.")
+    private List<String> initialMembers;
+
     @JsonPropertyDescription("When the operator first saw fewer than a majority of the voting members healthy, in "
             + "this loss of quorum (RFC 3339); the grace period of spec.quorumLossRecovery counts from it. Cleared once "
             + "a majority is healthy.")
@@ -179,6 +184,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setSeedMember(String seedMember) {
         this.seedMember = seedMember;
+    }
+
+    public List<String> getInitialMembers() {
+        return initialMembers;
+    }
+
+    public void setInitialMembers(List<String> initialMembers) {
+        this.initialMembers = initialMembers;
     }
 
     public List<CertificateStatus> getCertificates() {

@@ -34,12 +34,16 @@ import java.util.Set;
  * @param space          etcd's alarms, the quota, and how far the operator got in freeing space
  * @param quorumLoss     the quorum-loss policy, since when quorum is lost, a person's approval, a recovery in progress
  * @param downgradeAllowed {@code spec.allowDowngrade}: a lower minor may be reached through etcd's downgrade API
+ * @param initialMembers the members the status records as the cluster's first ones ({@code status.initialMembers}),
+ *                       started together; empty when the cluster started from one seed
+ * @param fromSnapshot   the cluster starts from a restored snapshot: its seed alone holds the data, so it starts
+ *                       from one seed
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
         Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
-        QuorumLoss quorumLoss, boolean downgradeAllowed) {
+        QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean fromSnapshot) {
 
     public ClusterObservation {
         space = space == null ? DatabaseSpace.NONE : space;
@@ -52,6 +56,18 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         members = members == null ? Optional.empty() : members.map(List::copyOf);
         health = Map.copyOf(health == null ? Map.of() : health);
         claims = Set.copyOf(claims == null ? Set.of() : claims);
+        initialMembers = List.copyOf(initialMembers == null ? List.of() : initialMembers);
+    }
+
+    /** Started from one seed or not yet started, as the status records it. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
+            QuorumLoss quorumLoss, boolean downgradeAllowed) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, quorumLoss,
+                downgradeAllowed, List.of(), false);
     }
 
     /** Without a downgrade allowed. */
@@ -178,7 +194,14 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public ClusterObservation withQuorumLoss(QuorumLoss loss) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
-                loss);
+                loss, downgradeAllowed, initialMembers, fromSnapshot);
+    }
+
+    /** The same observation with the first members the status records, and whether it starts from a snapshot. */
+    public ClusterObservation withStart(List<String> initial, boolean snapshot) {
+        return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
+                members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
+                quorumLoss, downgradeAllowed, initial, snapshot);
     }
 
     public boolean terminatingPod(String name) {

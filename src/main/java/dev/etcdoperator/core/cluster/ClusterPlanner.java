@@ -13,6 +13,7 @@ import java.util.random.RandomGenerator;
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.core.cluster.Step.AddMember;
 import dev.etcdoperator.core.cluster.Step.AllMembersLost;
+import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -20,6 +21,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordInitialMembers;
 import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
@@ -46,9 +48,14 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   {@link QuorumRecoveryPlanner#inProgress} says, until its member answers and the survivor's pod is gone.</li>
  * <li>No member answered:
  *   <ul>
- *   <li>no pod at all and the cluster never ran: {@link CreateSeed} of the seed the status records, else
- *   {@link RecordSeed} of a new one (named after a claim an earlier cluster of this name left, if any): its pod
- *   is created only once the status records it, so a lagging view of the pods never starts a second seed;</li>
+ *   <li>no pod at all and the cluster never ran: {@link CreateInitialMembers} of the first members the status
+ *   records, or {@link CreateSeed} of the seed it records; else, for a new cluster of {@link #INITIAL_MEMBERS_FROM}
+ *   members or more that starts empty (no snapshot, no claim left), {@link RecordInitialMembers} of
+ *   {@code spec.size} new names, all started together with one {@code --initial-cluster}; else {@link RecordSeed} of
+ *   a new seed (named after a claim an earlier cluster of this name left, if any). Pods are created only once the
+ *   status records their names, so a lagging view of the pods never starts a second, independent cluster;</li>
+ *   <li>the cluster never ran and a recorded first member has no pod: {@link CreateInitialMembers} of the missing
+ *   ones, as long as no etcd of the first members has run;</li>
  *   <li>no pod at all, the cluster ran, and claims are left: {@link CreateMemberPod} in place on the first;</li>
  *   <li>no pod and no claim, and the cluster ran: {@link AllMembersLost}, unless a person asked for a reseed
  *   ({@link RecordSeed} with {@code reseed}: a new, empty cluster);</li>
@@ -65,7 +72,10 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   comes back.</li>
  * <li>Persistent, a started member's pod has ended and the member is unhealthy: {@link DeletePod} so that
  *   rule 3 recreates it on its data; also without quorum, for the same reason.</li>
- * <li>Healthy voters fewer than a majority of voters: {@link QuorumLost}, nothing is changed; unless a majority is
+ * <li>Healthy voters fewer than a majority of voters, but enough with the first members started together that
+ *   are still starting (recorded until they first have a quorum; their pod not ended): {@link Wait}
+ *   {@code MembersStarting}. Else
+ *   {@link QuorumLost}, nothing is changed; unless a majority is
  *   lost for good, for longer than the grace period, and the policy or a person's approval says to recover: what
  *   {@link QuorumRecoveryPlanner#onQuorumLost} says.</li>
  * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe (with its ended pod, if it has one, deleted
@@ -104,6 +114,12 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  */
 public final class ClusterPlanner {
     private static final int NAME_ATTEMPTS = 100;
+
+    /**
+     * From this {@code spec.size} on, a new, empty cluster starts all its members together; smaller ones start from
+     * one seed (two members started together could not elect a leader while either is missing).
+     */
+    public static final int INITIAL_MEMBERS_FROM = 3;
 
     /** How long past its deletion timestamp a terminating pod counts as stuck, and is reported for a person. */
     public static final Duration STUCK_AFTER = Duration.ofMinutes(5);
@@ -198,6 +214,12 @@ public final class ClusterPlanner {
                 }
             }
         }
+        if (!ran) {
+            Optional<Step> missing = missingInitialMembers(o);
+            if (missing.isPresent()) {
+                return missing.get();
+            }
+        }
         if (live.isEmpty()) {
             return new Wait(Wait.POD_TERMINATING, "Waiting for pods " + names(o.pods()) + " to finish terminating.");
         }
@@ -223,11 +245,45 @@ public final class ClusterPlanner {
      * a claim an earlier cluster of this name left, if any, so that it starts on that data).
      */
     private Step seed(ClusterObservation o, List<String> claims) {
+        if (!o.initialMembers().isEmpty()) {
+            return createInitialMembers(o, o.initialMembers());
+        }
         String recorded = o.seedMember();
         if (recorded != null && !recorded.isBlank()) {
             return new CreateSeed(recorded, o.naming().peerUrl(recorded), o.desiredVersion());
         }
+        if (claims.isEmpty() && !o.fromSnapshot() && o.desiredSize() >= INITIAL_MEMBERS_FROM) {
+            Set<String> taken = new HashSet<>();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < o.desiredSize(); i++) {
+                String name = freshName(o, taken);
+                taken.add(name);
+                names.add(name);
+            }
+            return new RecordInitialMembers(names.stream().sorted().toList());
+        }
         return new RecordSeed(claims.isEmpty() ? freshName(o, Set.of()) : claims.get(0), false);
+    }
+
+    /**
+     * The recorded first members whose pods are missing before any member answered: created only while no etcd of
+     * them has run (each one's check-dns waits for a majority of their names, so none runs before a majority of pods
+     * exists). A member whose etcd ran may have voted; one made again, empty, could vote a second time in the same
+     * term, so once one ran a missing member waits for the others to answer, and is then replaced as a dead member.
+     */
+    private static Optional<Step> missingInitialMembers(ClusterObservation o) {
+        List<String> initial = o.initialMembers();
+        List<String> missing = initial.stream().filter(n -> o.anyPod(n).isEmpty()).toList();
+        boolean etcdRan = initial.stream().map(o::anyPod).flatMap(Optional::stream)
+                .anyMatch(p -> p.running() || p.stopped());
+        return missing.isEmpty() || etcdRan ? Optional.empty() : Optional.of(createInitialMembers(o, missing));
+    }
+
+    private static CreateInitialMembers createInitialMembers(ClusterObservation o, List<String> names) {
+        MemberNaming naming = o.naming();
+        String initialCluster = String.join(",", o.initialMembers().stream()
+                .map(n -> n + "=" + naming.peerUrl(n)).toList());
+        return new CreateInitialMembers(names, initialCluster, o.desiredVersion());
     }
 
     private static AllMembersLost allMembersLost(ClusterObservation o, String what) {
@@ -272,6 +328,14 @@ public final class ClusterPlanner {
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
         if (healthyVoters.size() < majority(voters.size())) {
+            List<Seat> firstStarting = voters.stream().filter(s -> !s.healthy() && o.initialMembers().contains(s.name())
+                    && s.pod().map(p -> !p.stopped()).orElse(false)).toList();
+            if (!firstStarting.isEmpty() && healthyVoters.size() + firstStarting.size() >= majority(voters.size())) {
+                // the first members have not had a quorum yet: there was none to lose
+                return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members " + String.join(", ",
+                        firstStarting.stream().map(Seat::name).toList()) + " to start; etcd elects a leader once a"
+                        + " majority of them runs.");
+            }
             List<String> down = voters.stream().filter(s -> !s.healthy()).map(ClusterPlanner::label).toList();
             String lost = "Only " + healthyVoters.size() + " of " + voters.size() + " voting members are"
                     + " healthy (not healthy: " + String.join(", ", down) + "); etcd needs " + majority(voters.size())

@@ -20,12 +20,14 @@ import dev.etcdoperator.core.cluster.Step.CompactKeyspace;
 import dev.etcdoperator.core.cluster.Step.DefragmentMember;
 import dev.etcdoperator.core.cluster.Step.DisarmNoSpace;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
+import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
 import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordInitialMembers;
 import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
@@ -46,7 +48,9 @@ import dev.etcdoperator.core.status.Readiness;
  * cluster that lost every member seeded again. An invalid spec ({@code Failed}/{@code InvalidSpec}) is the
  * reconciler's to set: it does not plan then.
  *
- * <p>{@code seedMember} is recorded when the planner chooses the seed ({@link RecordSeed}), before its pod exists.
+ * <p>{@code seedMember} is recorded when the planner chooses the seed ({@link RecordSeed}), before its pod exists;
+ * {@code initialMembers} when it chooses the first members of a cluster that starts them together
+ * ({@link RecordInitialMembers}), before their pods exist, until they first have a quorum. Each clears the other.
  *
  * <p>The summary condition {@code Ready} is True when the cluster is {@code Running} and {@code Available} with
  * {@code spec.size} ready members at the version asked for, and nothing is scaling, upgrading or recovering; else
@@ -143,6 +147,11 @@ public final class ClusterStatusBuilder {
         status.setControlPaused(o.paused());
         if (step instanceof RecordSeed r) {
             status.setSeedMember(r.name());
+            status.setInitialMembers(null);
+        }
+        if (step instanceof RecordInitialMembers r) {
+            status.setInitialMembers(new ArrayList<>(r.names()));
+            status.setSeedMember(null);
         }
         if (step instanceof RecordSeed r && r.reseed()) {
             // the new seed starts a new cluster: it has not run, whatever the lost one ran
@@ -158,6 +167,10 @@ public final class ClusterStatusBuilder {
         Condition upgrading = upgrading(o, seats, step);
         Condition available = available(o, seats, step);
         set(status, available, generation);
+        if (Conditions.TRUE.equals(available.getStatus())) {
+            // the first members started together have had their quorum: from now on, a member down is one down
+            status.setInitialMembers(null);
+        }
         QuorumRecoveryReport.apply(status, o, step, o.now(), Conditions.TRUE.equals(available.getStatus()))
                 .ifPresent(c -> set(status, c, generation));
         set(status, recovering(o, step), generation);
@@ -246,6 +259,10 @@ public final class ClusterStatusBuilder {
         }
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         long healthy = voters.stream().filter(Seat::healthy).count();
+        if (healthy < ClusterPlanner.majority(voters.size()) && step instanceof Wait w
+                && Wait.MEMBERS_STARTING.equals(w.reason())) {
+            return condition(AVAILABLE, false, Wait.MEMBERS_STARTING, w.message());
+        }
         if (healthy < ClusterPlanner.majority(voters.size())) {
             return condition(AVAILABLE, false, REASON_QUORUM_LOST, "Only " + healthy + " of " + voters.size()
                     + " voting members are healthy; etcd needs " + ClusterPlanner.majority(voters.size()) + ".");
@@ -324,6 +341,12 @@ public final class ClusterStatusBuilder {
         }
         if (step instanceof CreateSeed c) {
             return condition(SCALING, true, "CreatingSeedMember", c.describe() + progress);
+        }
+        if (step instanceof RecordInitialMembers r) {
+            return condition(SCALING, true, "ChoosingInitialMembers", r.describe() + progress);
+        }
+        if (step instanceof CreateInitialMembers c) {
+            return condition(SCALING, true, "CreatingInitialMembers", c.describe() + progress);
         }
         if (step instanceof AddMember a) {
             return condition(SCALING, true, "AddingMember", a.describe() + progress);

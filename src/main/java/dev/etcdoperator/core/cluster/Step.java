@@ -54,6 +54,42 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * A new, empty cluster of three members or more: record the names of all its first members in the status. Their
+     * pods are created in a later reconcile, from what the status then says, as a seed's is: a view of the pods that
+     * lags behind can never start a second, independent set.
+     */
+    record RecordInitialMembers(List<String> names) implements Step {
+        public RecordInitialMembers {
+            names = List.copyOf(names);
+        }
+
+        @Override
+        public String describe() {
+            return "Choosing " + String.join(", ", names) + " as the first members; their pods are created next and"
+                    + " start etcd together.";
+        }
+    }
+
+    /**
+     * Create the pods of the recorded first members that have none, with initial state {@code new} and the same
+     * {@code --initial-cluster} of all of them: etcd bootstraps them as one cluster.
+     *
+     * @param names          the members whose pods are created now
+     * @param initialCluster etcd's {@code --initial-cluster} of every first member
+     */
+    record CreateInitialMembers(List<String> names, String initialCluster, String version) implements Step {
+        public CreateInitialMembers {
+            names = List.copyOf(names);
+            Objects.requireNonNull(initialCluster, "initialCluster");
+        }
+
+        @Override
+        public String describe() {
+            return "Creating the first members " + String.join(", ", names) + " (etcd " + version + ").";
+        }
+    }
+
     /** Add the member to etcd as a learner, then create its pod with initial state {@code existing}. */
     record AddMember(String name, String peerUrl, String version) implements Step {
         public AddMember {

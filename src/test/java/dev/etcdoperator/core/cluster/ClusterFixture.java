@@ -32,6 +32,8 @@ final class ClusterFixture {
     private boolean persistent;
     private boolean answering = true;
     private String seed;
+    private List<String> initialMembers = List.of();
+    private boolean fromSnapshot;
     private boolean reseed;
     private Instant now = NOW;
     private long nextId = 0x1001;
@@ -121,6 +123,22 @@ final class ClusterFixture {
         return seed;
     }
 
+    /** The first members the status records for a cluster that starts them together. */
+    ClusterFixture initialMembers(List<String> names) {
+        initialMembers = List.copyOf(names);
+        return this;
+    }
+
+    List<String> initialMembers() {
+        return initialMembers;
+    }
+
+    /** The cluster starts from a restored snapshot. */
+    ClusterFixture fromSnapshot() {
+        fromSnapshot = true;
+        return this;
+    }
+
     /** A person put the reseed annotation (with the cluster's uid) on a cluster that reports every member lost. */
     ClusterFixture reseedRequested() {
         reseed = true;
@@ -195,7 +213,7 @@ final class ClusterFixture {
     ClusterFixture podTerminating(String name) {
         MemberPod p = pods.get(name);
         pods.put(name, new MemberPod(name, p == null || p.running(), false, true,
-                p == null ? version : p.etcdVersion(), persistent));
+                p == null ? version : p.etcdVersion(), persistent, p != null && !p.running() && p.stopped()));
         return this;
     }
 
@@ -209,14 +227,16 @@ final class ClusterFixture {
 
     ClusterFixture podStopped(String name) {
         MemberPod p = pods.get(name);
-        pods.put(name, new MemberPod(name, false, false, false, p.etcdVersion(), p.hasClaim()));
+        pods.put(name, new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),
+                p == null ? persistent : p.hasClaim()));
         return this;
     }
 
     /** The pod exists but its container is not running yet (pending, initializing, restarting on a new image). */
     ClusterFixture podStarting(String name) {
         MemberPod p = pods.get(name);
-        pods.put(name, MemberPod.starting(name, p.etcdVersion(), p.hasClaim()));
+        pods.put(name, MemberPod.starting(name, p == null ? version : p.etcdVersion(),
+                p == null ? persistent : p.hasClaim()));
         return this;
     }
 
@@ -275,6 +295,15 @@ final class ClusterFixture {
     }
 
     /** The member stops answering (its health entry goes). */
+    /**
+     * A first member of a cluster started together that does not answer yet: named in the member list from the start,
+     * its pod starting.
+     */
+    ClusterFixture firstMemberStarting(String name) {
+        health.remove(id(name));
+        return podStarting(name);
+    }
+
     ClusterFixture unhealthy(String name) {
         health.remove(id(name));
         return this;
@@ -372,13 +401,24 @@ final class ClusterFixture {
                 ? Optional.of(List.copyOf(members.values())) : Optional.empty();
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
-                Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed);
+                Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed, initialMembers,
+                fromSnapshot);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
     ClusterFixture apply(Step step) {
-        if (step instanceof Step.RecordSeed r) {
+        if (step instanceof Step.RecordInitialMembers r) {
+            initialMembers = r.names();
+            seed = null;
+        } else if (step instanceof Step.CreateInitialMembers c) {
+            answering = true;
+            for (String name : c.names()) {
+                persistentClaim(name);
+                voter(name, name.equals(c.names().get(0)), c.version());
+            }
+        } else if (step instanceof Step.RecordSeed r) {
             seed = r.name();
+            initialMembers = List.of();
             if (r.reseed()) {
                 // the lost cluster's members are gone with it; the new seed starts a cluster of its own
                 reseed = false;

@@ -5,10 +5,12 @@ import static dev.etcdoperator.core.cluster.ClusterFixture.fresh;
 import static dev.etcdoperator.core.cluster.ClusterFixture.running;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Random;
 
 import dev.etcdoperator.core.cluster.Step.AddMember;
 import dev.etcdoperator.core.cluster.Step.AllMembersLost;
+import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
@@ -16,6 +18,7 @@ import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordInitialMembers;
 import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
@@ -33,7 +36,7 @@ class ClusterPlannerTest {
 
     @Test
     void aFreshClusterFirstRecordsItsSeedThenCreatesIt() {
-        ClusterFixture f = fresh(3, V);
+        ClusterFixture f = fresh(2, V);
         Step first = plan(f);
         assertThat(first).isInstanceOfSatisfying(RecordSeed.class, r -> {
             assertThat(r.name()).matches("demo-[a-z0-9]{10}");
@@ -46,6 +49,104 @@ class ClusterPlannerTest {
             assertThat(s.version()).isEqualTo(V);
             assertThat(s.state()).isEqualTo("new");
         });
+    }
+
+    @Test
+    void aFreshClusterOfThreeOrMoreRecordsAllItsFirstMembersThenCreatesThemTogether() {
+        for (int size : new int[] { 3, 4, 5, 7 }) {
+            ClusterFixture f = fresh(size, V);
+            Step first = plan(f);
+            assertThat(first).as("size %d", size).isInstanceOfSatisfying(RecordInitialMembers.class, r ->
+                    assertThat(r.names()).hasSize(size).doesNotHaveDuplicates()
+                            .allMatch(n -> n.matches("demo-[a-z0-9]{10}")));
+            List<String> names = ((RecordInitialMembers) first).names();
+            f.apply(first);
+            String initialCluster = String.join(",", names.stream().map(n -> n + "=" + NAMING.peerUrl(n)).toList());
+            assertThat(plan(f)).isEqualTo(new CreateInitialMembers(names, initialCluster, V));
+        }
+    }
+
+    /** However often it runs on a view without pods, it creates the recorded first members, never another set. */
+    @Test
+    void onlyTheRecordedFirstMembersAreEverCreated() {
+        List<String> names = List.of("demo-a", "demo-b", "demo-c");
+        ClusterFixture f = fresh(3, V).initialMembers(names);
+        for (int draw = 0; draw < 20; draw++) {
+            assertThat(new ClusterPlanner(new Random(draw)).plan(f.observe())).isInstanceOfSatisfying(
+                    CreateInitialMembers.class, c -> assertThat(c.names()).isEqualTo(names));
+        }
+        // a spec.size changed meanwhile changes nothing in the set: scaling comes once they answer
+        assertThat(plan(f.size(5))).isInstanceOfSatisfying(CreateInitialMembers.class,
+                c -> assertThat(c.names()).isEqualTo(names));
+    }
+
+    @Test
+    void aRestoredClusterOrOneOnTheClaimsOfAnEarlierOneStartsFromOneSeed() {
+        assertThat(plan(fresh(3, V).fromSnapshot())).isInstanceOf(RecordSeed.class);
+        assertThat(plan(fresh(3, V).persistent().claim("demo-q")))
+                .isEqualTo(new RecordSeed("demo-q", false));
+        // a seed recorded earlier is created as it was
+        assertThat(plan(fresh(3, V).seed("demo-s0000000000"))).isInstanceOf(CreateSeed.class);
+    }
+
+    @Test
+    void firstMembersWhosePodsAreMissingAreCreatedAsLongAsNoEtcdOfThemRan() {
+        List<String> names = List.of("demo-a", "demo-b", "demo-c");
+        String initialCluster = String.join(",", names.stream().map(n -> n + "=" + NAMING.peerUrl(n)).toList());
+        assertThat(plan(fresh(3, V).initialMembers(names).podStarting("demo-a")))
+                .isEqualTo(new CreateInitialMembers(List.of("demo-b", "demo-c"), initialCluster, V));
+        assertThat(plan(fresh(3, V).initialMembers(names).podStarting("demo-a").podStarting("demo-b")
+                .podTerminating("demo-b")))
+                .as("a pod of that name still terminating is not missing")
+                .isEqualTo(new CreateInitialMembers(List.of("demo-c"), initialCluster, V));
+        assertThat(plan(fresh(3, V).initialMembers(names).podStarting("demo-a").podStarting("demo-b")
+                .podStarting("demo-c"))).isInstanceOfSatisfying(Wait.class,
+                        w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+    }
+
+    /**
+     * An etcd that ran may have voted: made again, empty, it could vote twice in one term. Its pod is not made again;
+     * the others answer once a majority runs, and it is then replaced as a dead member.
+     */
+    @Test
+    void aMissingFirstMemberIsNotMadeAgainOnceAnEtcdOfThemRan() {
+        List<String> names = List.of("demo-a", "demo-b", "demo-c");
+        assertThat(plan(fresh(3, V).initialMembers(names).pod("demo-a", true, false, V).podStarting("demo-b")))
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+        assertThat(plan(fresh(3, V).initialMembers(names).podStarting("demo-a").podStopped("demo-b")))
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+
+        ClusterFixture answered = running(3, V).initialMembers(names).current(null).podGone("demo-c")
+                .unhealthy("demo-c");
+        assertThat(plan(answered)).isInstanceOfSatisfying(RemoveMember.class, r -> {
+            assertThat(r.name()).isEqualTo("demo-c");
+            assertThat(r.reason()).isEqualTo(RemoveMember.DEAD_MEMBER);
+        });
+        assertThat(plan(running(3, V).initialMembers(names).current(null).podStarting("demo-c")
+                .unhealthy("demo-c"))).isInstanceOfSatisfying(Wait.class,
+                        w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+    }
+
+    /**
+     * One first member answers while the others' pods are not seen running yet, or do not answer yet: until the first
+     * members first had a quorum there was none to lose, it is a start.
+     */
+    @Test
+    void firstMembersStillStartingAreWaitedForNotReportedAsALostQuorum() {
+        List<String> names = List.of("demo-a", "demo-b", "demo-c");
+        ClusterFixture f = running(3, V).current(null).initialMembers(names).firstMemberStarting("demo-b")
+                .firstMemberStarting("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING);
+            assertThat(w.message()).contains("demo-b, demo-c");
+        });
+        assertThat(plan(f.podStopped("demo-c"))).as("1 healthy and 1 starting of 3").isInstanceOf(Wait.class);
+        assertThat(plan(f.podStopped("demo-b"))).as("1 healthy, the others ended").isInstanceOf(QuorumLost.class);
+        assertThat(plan(running(3, V).current(null).initialMembers(names).unhealthy("demo-b").unhealthy("demo-c")))
+                .as("pods running, not answering yet").isInstanceOf(Wait.class);
+        // once they had a quorum (the status then no longer records them), two members down are a lost quorum
+        assertThat(plan(running(3, V).podStarting("demo-b").unhealthy("demo-b").podStarting("demo-c")
+                .unhealthy("demo-c"))).isInstanceOf(QuorumLost.class);
     }
 
     /**

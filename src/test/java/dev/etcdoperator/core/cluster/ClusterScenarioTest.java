@@ -11,11 +11,13 @@ import java.util.Random;
 
 import dev.etcdoperator.core.cluster.Step.AddMember;
 import dev.etcdoperator.core.cluster.Step.AllMembersLost;
+import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
 import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordInitialMembers;
 import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
@@ -207,9 +209,20 @@ class ClusterScenarioTest {
     }
 
     @Test
-    void aFreshClusterOfThreeGrowsOneLearnerAtATime() {
-        assertThat(converge(fresh(3, V))).containsExactly(RecordSeed.class, CreateSeed.class, AddMember.class,
-                PromoteLearner.class, AddMember.class, PromoteLearner.class, Nothing.class);
+    void aFreshClusterOfTwoGrowsFromItsSeedOneLearnerAtATime() {
+        assertThat(converge(fresh(2, V))).containsExactly(RecordSeed.class, CreateSeed.class, AddMember.class,
+                PromoteLearner.class, Nothing.class);
+    }
+
+    @Test
+    void aFreshClusterOfThreeStartsItsMembersTogetherAndGrowsLaterOneLearnerAtATime() {
+        ClusterFixture f = fresh(3, V);
+        assertThat(converge(f)).containsExactly(RecordInitialMembers.class, CreateInitialMembers.class,
+                Nothing.class);
+        assertThat(f.memberNames()).hasSize(3).containsExactlyInAnyOrderElementsOf(f.initialMembers());
+        f.size(5);
+        assertThat(converge(f)).containsExactly(AddMember.class, PromoteLearner.class, AddMember.class,
+                PromoteLearner.class, Nothing.class);
     }
 
     @Test

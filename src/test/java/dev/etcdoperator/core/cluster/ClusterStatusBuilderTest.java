@@ -53,7 +53,7 @@ class ClusterStatusBuilderTest {
 
     @Test
     void aFreshClusterIsCreatingItsSeed() {
-        EtcdClusterStatus s = report(fresh(3, V));
+        EtcdClusterStatus s = report(fresh(2, V));
         assertThat(s.getSeedMember()).as("recorded before the seed's pod exists").matches("demo-[a-z0-9]{10}");
         assertThat(s.getPhase()).isEqualTo("Creating");
         assertThat(s.getSize()).isZero();
@@ -66,14 +66,44 @@ class ClusterStatusBuilderTest {
         assertThat(s.getObservedGeneration()).isEqualTo(1L);
         assertCondition(s, "Available", "False", "NoMembers");
         assertCondition(s, "Scaling", "True", "ChoosingSeedMember", "Choosing " + s.getSeedMember()
-                + " as the first member", "has 0 members; spec.size asks for 3");
-        report(s, fresh(3, V).seed(s.getSeedMember()));
+                + " as the first member", "has 0 members; spec.size asks for 2");
+        report(s, fresh(2, V).seed(s.getSeedMember()));
         assertCondition(s, "Scaling", "True", "CreatingSeedMember", "Creating the first member "
-                + s.getSeedMember(), "has 0 members; spec.size asks for 3");
+                + s.getSeedMember(), "has 0 members; spec.size asks for 2");
         assertCondition(s, "Recovering", "False", "NoFailedMembers");
         assertCondition(s, "Upgrading", "False", "NoMembers");
         assertThat(s.getConditions()).allSatisfy(c -> assertThat(c.getLastTransitionTime()).isEqualTo(
                 "2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void aFreshClusterOfThreeIsCreatingItsFirstMembersTogether() {
+        EtcdClusterStatus s = report(fresh(3, V));
+        assertThat(s.getInitialMembers()).as("recorded before their pods exist").hasSize(3)
+                .allMatch(n -> n.matches("demo-[a-z0-9]{10}"));
+        assertThat(s.getSeedMember()).isNull();
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        assertCondition(s, "Scaling", "True", "ChoosingInitialMembers", "Choosing " + String.join(", ",
+                s.getInitialMembers()) + " as the first members", "spec.size asks for 3");
+        report(s, fresh(3, V).initialMembers(s.getInitialMembers()));
+        assertCondition(s, "Scaling", "True", "CreatingInitialMembers", "Creating the first members "
+                + String.join(", ", s.getInitialMembers()));
+        assertCondition(s, "Available", "False", "NoMembers");
+
+        List<String> first = List.of("demo-a", "demo-b", "demo-c");
+        report(s, running(3, V).current(null).initialMembers(first).firstMemberStarting("demo-c")
+                .firstMemberStarting("demo-b"));
+        assertCondition(s, "Available", "False", "MembersStarting", "demo-b, demo-c");
+        assertThat(s.getPhase()).isEqualTo("Creating");
+        report(s, running(3, V).initialMembers(first).firstMemberStarting("demo-c"));
+        assertCondition(s, "Available", "True", "QuorumHealthy");
+        assertThat(s.getInitialMembers()).as("forgotten once they had a quorum").isNull();
+
+        // a person's reseed of a cluster that lost every member starts one seed: the first members are forgotten
+        report(s, running(3, V).initialMembers(first).podGone("demo-a")
+                .podGone("demo-b").podGone("demo-c").noAnswer().reseedRequested());
+        assertThat(s.getSeedMember()).matches("demo-[a-z0-9]{10}");
+        assertThat(s.getInitialMembers()).isNull();
     }
 
     @Test
