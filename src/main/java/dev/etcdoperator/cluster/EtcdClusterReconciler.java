@@ -35,6 +35,7 @@ import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -204,9 +205,13 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
 
         String name = cluster.getMetadata().getName();
-        List<Pod> pods = context.getSecondaryResources(Pod.class).stream()
+        // the pods of an earlier, deleted cluster of this name carry the same labels until they are collected
+        List<Pod> labelled = context.getSecondaryResources(Pod.class).stream()
                 .filter(p -> name.equals(p.getMetadata().getLabels().get(ClusterResources.LABEL_CLUSTER)))
                 .toList();
+        List<Pod> pods = labelled.stream().filter(p -> !ownedByAnotherCluster(p, cluster)).toList();
+        Optional<String> earlierPod = labelled.stream().filter(p -> ownedByAnotherCluster(p, cluster))
+                .map(p -> "Pod " + p.getMetadata().getName()).findFirst();
         if (tlsKeys.material() != null) {
             Optional<String> unsafe = tlsKeys.material().unsafeChangeFrom(ClusterObserver.tlsStartedOn(pods));
             if (unsafe.isPresent()) {
@@ -228,15 +233,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .map(s -> s.getMetadata().getName()).collect(Collectors.toSet());
         boolean serviceMissing = !services.contains(ClusterResources.clientServiceName(name))
                 || !services.contains(name);
-        if (!Boolean.TRUE.equals(cluster.getSpec().getPaused())
-                && (serviceMissing || children.due(key, uid, cluster.getSpec().getSize()))) {
+        boolean paused = Boolean.TRUE.equals(cluster.getSpec().getPaused());
+        if (!paused && earlierPod.isPresent()) {
+            // its etcd would be behind this cluster's Services (they select by label) and answer for it
+            return waitForEarlierCluster(cluster, change, earlierPod.get());
+        }
+        if (!paused && (serviceMissing || children.due(key, uid, cluster.getSpec().getSize()))) {
             Optional<String> earlier = ensureServices(cluster);
             if (earlier.isPresent()) {
                 // its deletion would take the members' DNS names with it: a member started now could not find the
                 // others (a joining etcd gives up at once); the garbage collector deletes it, then it is made anew
-                events.normal(cluster, "WaitingForEarlierServices", "Service " + earlier.get() + " belongs to an"
-                        + " earlier EtcdCluster of this name, which was deleted; members start once it is gone.");
-                return change.control(cluster).rescheduleAfter(WHILE_WAITING);
+                return waitForEarlierCluster(cluster, change, "Service " + earlier.get());
             }
             children.checked(key, uid, cluster.getSpec().getSize());
         }
@@ -577,8 +584,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         return Optional.empty();
     }
 
-    private static boolean ownedByAnotherCluster(Service service, EtcdCluster cluster) {
-        return service.getMetadata().getOwnerReferences() != null && service.getMetadata().getOwnerReferences().stream()
+    private static boolean ownedByAnotherCluster(HasMetadata object, EtcdCluster cluster) {
+        return object.getMetadata().getOwnerReferences() != null && object.getMetadata().getOwnerReferences().stream()
                 .anyMatch(o -> "EtcdCluster".equals(o.getKind()) && !cluster.getMetadata().getUid().equals(o.getUid()));
+    }
+
+    /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
+    private UpdateControl<EtcdCluster> waitForEarlierCluster(EtcdCluster cluster, StatusChange<EtcdCluster> change,
+            String object) {
+        events.normal(cluster, "WaitingForEarlierCluster", object + " belongs to an earlier EtcdCluster of this name,"
+                + " which was deleted; members start once the garbage collector has removed it.");
+        return change.control(cluster).rescheduleAfter(WHILE_WAITING);
     }
 }

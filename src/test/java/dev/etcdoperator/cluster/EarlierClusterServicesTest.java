@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,8 +20,9 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import org.junit.jupiter.api.Test;
 
 /**
- * An EtcdCluster made again under the name of one just deleted, whose Services the garbage collector has not deleted
- * yet: when it does, the members' DNS names go with them, so no member may start before.
+ * An EtcdCluster made again under the name of one just deleted, whose Services or pods the garbage collector has not
+ * deleted yet: when it deletes the Services, the members' DNS names go with them, so no member may start before; the
+ * pods carry the cluster's labels, so the new Services would send clients to them.
  */
 @QuarkusTest
 @WithKubernetesTestServer
@@ -40,7 +42,7 @@ class EarlierClusterServicesTest {
                 spec: {size: 1, version: 3.5.17}
                 """, EtcdCluster.class)).create();
         await().atMost(Duration.ofSeconds(30)).until(() -> client.v1().events().inNamespace("default").list()
-                .getItems().stream().map(Event::getReason).anyMatch("WaitingForEarlierServices"::equals));
+                .getItems().stream().map(Event::getReason).anyMatch("WaitingForEarlierCluster"::equals));
         assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "again").list()
                 .getItems()).as("no member while the earlier cluster's Services are there").isEmpty();
 
@@ -56,6 +58,38 @@ class EarlierClusterServicesTest {
                 assertThat(client.services().inNamespace("default").withName(service).get().getMetadata()
                         .getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(uid));
             }
+        });
+    }
+
+    @Test
+    void nothingIsMadeWhileAPodOfAnEarlierClusterOfTheSameNameIsThere() {
+        client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("later-old")
+                .withNamespace("default").addToLabels(ClusterResources.LABEL_APP, ClusterResources.APP)
+                .addToLabels(ClusterResources.LABEL_CLUSTER, "later").addNewOwnerReference()
+                .withApiVersion("etcd.database.coreos.com/v1beta2").withKind("EtcdCluster").withName("later")
+                .withUid("uid-of-the-deleted-later").withController(true).endOwnerReference().endMetadata()
+                .withNewSpec().addNewContainer().withName("etcd").withImage("quay.io/coreos/etcd:v3.5.17")
+                .endContainer().endSpec().build()).create();
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: later, namespace: default}
+                spec: {size: 1, version: 3.5.17}
+                """, EtcdCluster.class)).create();
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.v1().events().inNamespace("default").list()
+                .getItems().stream().anyMatch(e -> "WaitingForEarlierCluster".equals(e.getReason())
+                        && e.getMessage().contains("Pod later-old")));
+        assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "later").list()
+                .getItems()).as("no member beside the earlier cluster's pod").extracting(p -> p.getMetadata().getName())
+                .containsExactly("later-old");
+        assertThat(client.services().inNamespace("default").withName("later-client").get())
+                .as("no Service that would select the earlier cluster's pod").isNull();
+
+        client.pods().inNamespace("default").withName("later-old").delete();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "later").list()
+                    .getItems()).hasSize(1).noneMatch(p -> "later-old".equals(p.getMetadata().getName()));
+            assertThat(client.services().inNamespace("default").withName("later-client").get()).isNotNull();
         });
     }
 
