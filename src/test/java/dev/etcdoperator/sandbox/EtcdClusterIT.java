@@ -376,6 +376,38 @@ class EtcdClusterIT {
         });
     }
 
+    /**
+     * The first members of a new cluster start together: one of them lost while they start (its pod deleted as soon as
+     * it appears, or its etcd killed as soon as it runs) is made again or replaced, and the cluster still becomes
+     * Available with three members that keep what is written.
+     */
+    @Test
+    @Order(13)
+    void aFirstMemberLostWhileTheClusterStartsIsMadeAgainOrReplaced() {
+        create("epsilon", 3, FIRST);
+        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(20)).until(() -> !pods("epsilon").isEmpty());
+        client().pods().inNamespace(NS).withName(pods("epsilon").get(0).getMetadata().getName()).withGracePeriod(0)
+                .delete();
+        awaitConverged("epsilon", 3);
+        new Etcdctl(endpoints("epsilon")).put("after-a-lost-first-pod", "kept");
+        assertThat(new Etcdctl(endpoints("epsilon")).get("after-a-lost-first-pod")).isEqualTo("kept");
+
+        create("zeta", 3, FIRST);
+        Pod running = await().atMost(CONVERGE).pollInterval(Duration.ofMillis(20)).until(() -> pods("zeta").stream()
+                .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null
+                        && p.getStatus().getContainerStatuses().stream().anyMatch(c -> c.getState().getRunning() != null))
+                .findFirst().orElse(null), java.util.Objects::nonNull);
+        ProcessHandle.of(pid(running)).ifPresent(ProcessHandle::destroyForcibly);
+        awaitConverged("zeta", 3);
+        assertThat(pods("zeta")).extracting(p -> p.getMetadata().getName())
+                .doesNotContain(running.getMetadata().getName());
+        new Etcdctl(endpoints("zeta")).put("after-a-killed-first-member", "kept");
+        assertThat(new Etcdctl(endpoints("zeta")).get("after-a-killed-first-member")).isEqualTo("kept");
+        for (String name : List.of("epsilon", "zeta")) {
+            client().resources(EtcdCluster.class).inNamespace(NS).withName(name).delete();
+        }
+    }
+
     // ---- helpers ----
 
     static void create(String name, int size, String version) {
