@@ -286,6 +286,20 @@ public final class ClusterPlanner {
         return new CreateInitialMembers(names, initialCluster, o.desiredVersion());
     }
 
+    /**
+     * Until the first members started together first have a quorum (the status records them until then), those whose
+     * pods have not ended are starting: with the healthy ones a majority, there was no quorum to lose.
+     */
+    private static Optional<Step> firstMembersStarting(ClusterObservation o, List<Seat> voters, int healthy) {
+        List<String> starting = voters.stream().filter(s -> !s.healthy() && o.initialMembers().contains(s.name())
+                && s.pod().map(p -> !p.stopped()).orElse(false)).map(Seat::name).toList();
+        if (starting.isEmpty() || healthy + starting.size() < majority(voters.size())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members " + String.join(", ",
+                starting) + " to start; etcd elects a leader once a majority of them runs."));
+    }
+
     private static AllMembersLost allMembersLost(ClusterObservation o, String what) {
         String c = o.cluster();
         return new AllMembersLost("Every member of the cluster is lost: it ran (etcd " + o.currentVersion()
@@ -328,13 +342,9 @@ public final class ClusterPlanner {
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
         if (healthyVoters.size() < majority(voters.size())) {
-            List<Seat> firstStarting = voters.stream().filter(s -> !s.healthy() && o.initialMembers().contains(s.name())
-                    && s.pod().map(p -> !p.stopped()).orElse(false)).toList();
-            if (!firstStarting.isEmpty() && healthyVoters.size() + firstStarting.size() >= majority(voters.size())) {
-                // the first members have not had a quorum yet: there was none to lose
-                return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members " + String.join(", ",
-                        firstStarting.stream().map(Seat::name).toList()) + " to start; etcd elects a leader once a"
-                        + " majority of them runs.");
+            Optional<Step> starting = firstMembersStarting(o, voters, healthyVoters.size());
+            if (starting.isPresent()) {
+                return starting.get();
             }
             List<String> down = voters.stream().filter(s -> !s.healthy()).map(ClusterPlanner::label).toList();
             String lost = "Only " + healthyVoters.size() + " of " + voters.size() + " voting members are"
