@@ -153,7 +153,7 @@ final class ClusterObserver {
                 health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
                 QuorumLossView.of(cluster, backups), Boolean.TRUE.equals(spec.getAllowDowngrade()),
-                status == null ? null : status.getInitialMembers(), RestoreSeed.snapshotSecret(cluster).isPresent());
+                status == null ? null : status.getInitialMembers(), startsFromSeed(cluster));
         return new Observed(observation, admin, clientUrlByPod);
     }
 
@@ -317,7 +317,7 @@ final class ClusterObserver {
                 && ("Failed".equals(pod.getStatus().getPhase()) || "Succeeded".equals(pod.getStatus().getPhase()));
         String deletion = pod.getMetadata().getDeletionTimestamp();
         return new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
-                ClusterResources.podVersion(pod), claim, stopped, instant(deletion));
+                ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod));
     }
 
     private static Instant instant(String timestamp) {
@@ -329,6 +329,23 @@ final class ClusterObserver {
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /** See {@link ClusterObservation#startsFromSeed()}. */
+    static boolean startsFromSeed(EtcdCluster cluster) {
+        EtcdClusterSpec spec = cluster.getSpec();
+        return RestoreSeed.snapshotSecret(cluster).isPresent() || spec.getPod() != null
+                && (Boolean.TRUE.equals(spec.getPod().getAntiAffinity()) || spec.getPod().getAffinity() != null);
+    }
+
+    /** The etcd container runs, or ended after it had started (a container that never started has no start time). */
+    static boolean etcdStarted(Pod pod) {
+        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
+        return statuses != null && statuses.stream()
+                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName()))
+                .anyMatch(s -> s.getState() != null && (s.getState().getRunning() != null
+                        || s.getState().getTerminated() != null && s.getState().getTerminated().getStartedAt() != null)
+                        || s.getLastState() != null && s.getLastState().getTerminated() != null);
     }
 
     private static boolean containerRunning(Pod pod) {

@@ -119,6 +119,53 @@ class ClusterObserverTest {
                 .isEqualTo(new FragmentationThreshold(2L << 20, 10));
     }
 
+    private static Pod pod(String phase, String etcdState) {
+        return Serialization.unmarshal("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: demo-a, namespace: prod}
+                spec: {containers: [{name: etcd, image: "quay.io/coreos/etcd:v3.5.17"}]}
+                status:
+                  phase: %s
+                  containerStatuses: [{name: etcd, ready: false, restartCount: 0, image: x, imageID: x, state: %s}]
+                """.formatted(phase, etcdState), Pod.class);
+    }
+
+    @Test
+    void aPodWhoseInitContainerFailedNeverStartedEtcd() {
+        assertThat(ClusterObserver.memberPod(pod("Failed", "{waiting: {reason: PodInitializing}}")))
+                .satisfies(p -> assertThat(p.stopped()).isTrue())
+                .satisfies(p -> assertThat(p.etcdStarted()).isFalse());
+        assertThat(ClusterObserver.memberPod(pod("Pending", "{waiting: {reason: PodInitializing}}")).etcdStarted())
+                .isFalse();
+        assertThat(ClusterObserver.memberPod(pod("Failed",
+                "{terminated: {exitCode: 137, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z'}}")))
+                .satisfies(p -> assertThat(p.stopped()).isTrue())
+                .satisfies(p -> assertThat(p.etcdStarted()).isTrue());
+        assertThat(ClusterObserver.memberPod(pod("Running", "{running: {startedAt: '2026-01-01T00:00:00Z'}}"))
+                .etcdStarted()).isTrue();
+    }
+
+    private static boolean startsFromSeed(String spec) {
+        return ClusterObserver.startsFromSeed(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: demo, namespace: prod}
+                spec: %s
+                """.formatted(spec), EtcdCluster.class));
+    }
+
+    /** Members that may be left unscheduled by design are better a learner waiting than a voter that never runs. */
+    @Test
+    void aClusterWithPlacementRulesThatMayLeaveMembersUnscheduledStartsFromOneSeed() {
+        assertThat(startsFromSeed("{size: 3}")).isFalse();
+        assertThat(startsFromSeed("{size: 3, pod: {nodeSelector: {disk: ssd}}}")).isFalse();
+        assertThat(startsFromSeed("{size: 3, pod: {antiAffinity: true}}")).isTrue();
+        assertThat(startsFromSeed("{size: 3, pod: {antiAffinity: false}}")).isFalse();
+        assertThat(startsFromSeed("{size: 3, pod: {affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: []}}}}"))
+                .isTrue();
+    }
+
     @Test
     void withAScheduleAloneTheThresholdsAreOff() {
         assertThat(threshold("{size: 3, etcd: {defragmentation: {schedule: '@daily'}}}")).isNull();

@@ -55,7 +55,8 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     @JsonPropertyDescription("The first members of a cluster that started them all together (a new, empty cluster of"
             + " three members or more), recorded before their pods are created, until they first have a quorum: the"
-            + " only first members the operator creates. Empty for a cluster that started from one seed.")
+            + " only first members the operator creates (seedMember then names the first of them). Empty for a cluster"
+            + " that started from one seed.")
     private List<String> initialMembers;
 
     @JsonPropertyDescription("When the operator first saw fewer than a majority of the voting members healthy, in "

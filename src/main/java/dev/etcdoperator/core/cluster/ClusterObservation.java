@@ -36,14 +36,16 @@ import java.util.Set;
  * @param downgradeAllowed {@code spec.allowDowngrade}: a lower minor may be reached through etcd's downgrade API
  * @param initialMembers the members the status records as the cluster's first ones ({@code status.initialMembers}),
  *                       started together; empty when the cluster started from one seed
- * @param fromSnapshot   the cluster starts from a restored snapshot: its seed alone holds the data, so it starts
- *                       from one seed
+ * @param startsFromSeed a new cluster of this spec starts from one seed even with three members or more: it is
+ *                       restored from a snapshot (its seed alone holds the data), or its pods have (anti-)affinity
+ *                       rules that may leave some of them unscheduled (members started together are all voters at
+ *                       once, so an unscheduled one would be a voter that never runs; a learner waiting costs nothing)
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
         Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
-        QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean fromSnapshot) {
+        QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean startsFromSeed) {
 
     public ClusterObservation {
         space = space == null ? DatabaseSpace.NONE : space;
@@ -194,14 +196,7 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public ClusterObservation withQuorumLoss(QuorumLoss loss) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
-                loss, downgradeAllowed, initialMembers, fromSnapshot);
-    }
-
-    /** The same observation with the first members the status records, and whether it starts from a snapshot. */
-    public ClusterObservation withStart(List<String> initial, boolean snapshot) {
-        return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
-                members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
-                quorumLoss, downgradeAllowed, initial, snapshot);
+                loss, downgradeAllowed, initialMembers, startsFromSeed);
     }
 
     public boolean terminatingPod(String name) {

@@ -54,8 +54,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   {@code spec.size} new names, all started together with one {@code --initial-cluster}; else {@link RecordSeed} of
  *   a new seed (named after a claim an earlier cluster of this name left, if any). Pods are created only once the
  *   status records their names, so a lagging view of the pods never starts a second, independent cluster;</li>
- *   <li>the cluster never ran and a recorded first member has no pod: {@link CreateInitialMembers} of the missing
- *   ones, as long as no etcd of the first members has run;</li>
+ *   <li>the cluster never ran and a recorded first member's pod ended before its etcd started: {@link DeletePod}
+ *   {@code FirstMemberFailed}; has no pod: {@link CreateInitialMembers} of the missing ones; both only as long as no
+ *   etcd of the first members has started;</li>
  *   <li>no pod at all, the cluster ran, and claims are left: {@link CreateMemberPod} in place on the first;</li>
  *   <li>no pod and no claim, and the cluster ran: {@link AllMembersLost}, unless a person asked for a reseed
  *   ({@link RecordSeed} with {@code reseed}: a new, empty cluster);</li>
@@ -252,7 +253,7 @@ public final class ClusterPlanner {
         if (recorded != null && !recorded.isBlank()) {
             return new CreateSeed(recorded, o.naming().peerUrl(recorded), o.desiredVersion());
         }
-        if (claims.isEmpty() && !o.fromSnapshot() && o.desiredSize() >= INITIAL_MEMBERS_FROM) {
+        if (claims.isEmpty() && !o.startsFromSeed() && o.desiredSize() >= INITIAL_MEMBERS_FROM) {
             Set<String> taken = new HashSet<>();
             List<String> names = new ArrayList<>();
             for (int i = 0; i < o.desiredSize(); i++) {
@@ -266,17 +267,24 @@ public final class ClusterPlanner {
     }
 
     /**
-     * The recorded first members whose pods are missing before any member answered: created only while no etcd of
-     * them has run (each one's check-dns waits for a majority of their names, so none runs before a majority of pods
+     * The recorded first members whose pods are missing, or ended before their etcd started (an init container
+     * failed, the pod was evicted), before any member answered: deleted and created again only while no etcd of them
+     * has started (each one's check-dns waits for a majority of their names, so none starts before a majority of pods
      * exists). A member whose etcd ran may have voted; one made again, empty, could vote a second time in the same
      * term, so once one ran a missing member waits for the others to answer, and is then replaced as a dead member.
      */
     private static Optional<Step> missingInitialMembers(ClusterObservation o) {
         List<String> initial = o.initialMembers();
+        List<MemberPod> pods = initial.stream().map(o::anyPod).flatMap(Optional::stream).toList();
+        if (pods.stream().anyMatch(MemberPod::etcdStarted)) {
+            return Optional.empty();
+        }
+        Optional<MemberPod> ended = pods.stream().filter(p -> p.stopped() && !p.terminating()).findFirst();
+        if (ended.isPresent()) {
+            return Optional.of(new DeletePod(ended.get().name(), DeletePod.FIRST_MEMBER_FAILED));
+        }
         List<String> missing = initial.stream().filter(n -> o.anyPod(n).isEmpty()).toList();
-        boolean etcdRan = initial.stream().map(o::anyPod).flatMap(Optional::stream)
-                .anyMatch(p -> p.running() || p.stopped());
-        return missing.isEmpty() || etcdRan ? Optional.empty() : Optional.of(createInitialMembers(o, missing));
+        return missing.isEmpty() ? Optional.empty() : Optional.of(createInitialMembers(o, missing));
     }
 
     private static CreateInitialMembers createInitialMembers(ClusterObservation o, List<String> names) {

@@ -50,7 +50,8 @@ import dev.etcdoperator.core.status.Readiness;
  *
  * <p>{@code seedMember} is recorded when the planner chooses the seed ({@link RecordSeed}), before its pod exists;
  * {@code initialMembers} when it chooses the first members of a cluster that starts them together
- * ({@link RecordInitialMembers}), before their pods exist, until they first have a quorum. Each clears the other.
+ * ({@link RecordInitialMembers}), before their pods exist, until they first have a quorum; its first name is then
+ * recorded as {@code seedMember} too. A seed recorded alone clears {@code initialMembers}.
  *
  * <p>The summary condition {@code Ready} is True when the cluster is {@code Running} and {@code Available} with
  * {@code spec.size} ready members at the version asked for, and nothing is scaling, upgrading or recovering; else
@@ -151,7 +152,9 @@ public final class ClusterStatusBuilder {
         }
         if (step instanceof RecordInitialMembers r) {
             status.setInitialMembers(new ArrayList<>(r.names()));
-            status.setSeedMember(null);
+            // the first of them is the seed where initialMembers cannot be stored (a CRD from before the field: the
+            // API server drops it), so that the cluster then starts from that seed instead of choosing names forever
+            status.setSeedMember(r.names().get(0));
         }
         if (step instanceof RecordSeed r && r.reseed()) {
             // the new seed starts a new cluster: it has not run, whatever the lost one ran

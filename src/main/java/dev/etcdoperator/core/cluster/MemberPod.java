@@ -18,12 +18,22 @@ import java.util.Objects;
  *                    grace period ends); null when not known or not terminating
  * @param staleTls    the cluster uses TLS and the pod was started on other content of its TLS Secrets than they hold
  *                    now (or it does not say what it was started on): it must restart to use the current material
+ * @param etcdStarted the etcd container has started in this pod (it runs, or it ended after it had started); a pod
+ *                    that ended before it (an init container failed, the pod was evicted or refused by its node)
+ *                    never ran etcd
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
-        boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls) {
+        boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** A pod whose etcd started if it runs or has ended. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                running || stopped);
     }
 
     /** Started on the TLS material its Secrets hold now (or without TLS). */
@@ -35,7 +45,7 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true);
+                true, etcdStarted);
     }
 
     /** Without a deletion timestamp. */

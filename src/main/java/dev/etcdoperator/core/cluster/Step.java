@@ -62,6 +62,9 @@ public sealed interface Step {
     record RecordInitialMembers(List<String> names) implements Step {
         public RecordInitialMembers {
             names = List.copyOf(names);
+            if (names.isEmpty()) {
+                throw new IllegalArgumentException("no first member");
+            }
         }
 
         @Override
@@ -171,6 +174,8 @@ public sealed interface Step {
         public static final String POD_STOPPED = "MemberPodStopped";
         /** The pod of a quorum recovery's member ended before it ran: it is created again. */
         public static final String RECOVERY_MEMBER_FAILED = "RecoveryMemberFailed";
+        /** The pod of a first member ended before any etcd of the first members started: it is created again. */
+        public static final String FIRST_MEMBER_FAILED = "FirstMemberFailed";
 
         @Override
         public String describe() {
@@ -178,6 +183,8 @@ public sealed interface Step {
                 case NOT_A_MEMBER -> "Deleting pod " + name + ", which is not a member of the cluster.";
                 case RECOVERY_MEMBER_FAILED -> "Deleting pod " + name + " of the quorum recovery, which ended before"
                         + " it ran (see its init containers' logs), to create it again.";
+                case FIRST_MEMBER_FAILED -> "Deleting pod " + name + " of a first member, which ended before its etcd"
+                        + " started (see its init containers' logs and Events), to create it again.";
                 default -> "Deleting stopped pod " + name + " to recreate it on its data claim.";
             };
         }

@@ -33,7 +33,7 @@ final class ClusterFixture {
     private boolean answering = true;
     private String seed;
     private List<String> initialMembers = List.of();
-    private boolean fromSnapshot;
+    private boolean startsFromSeed;
     private boolean reseed;
     private Instant now = NOW;
     private long nextId = 0x1001;
@@ -134,8 +134,8 @@ final class ClusterFixture {
     }
 
     /** The cluster starts from a restored snapshot. */
-    ClusterFixture fromSnapshot() {
-        fromSnapshot = true;
+    ClusterFixture startsFromSeed() {
+        startsFromSeed = true;
         return this;
     }
 
@@ -229,6 +229,12 @@ final class ClusterFixture {
         MemberPod p = pods.get(name);
         pods.put(name, new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),
                 p == null ? persistent : p.hasClaim()));
+        return this;
+    }
+
+    /** The pod ended before its etcd container started (an init container failed, the pod was evicted). */
+    ClusterFixture podEndedBeforeEtcd(String name) {
+        pods.put(name, new MemberPod(name, false, false, false, version, persistent, true, null, false, false));
         return this;
     }
 
@@ -402,14 +408,14 @@ final class ClusterFixture {
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
                 Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed, initialMembers,
-                fromSnapshot);
+                startsFromSeed);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
     ClusterFixture apply(Step step) {
         if (step instanceof Step.RecordInitialMembers r) {
             initialMembers = r.names();
-            seed = null;
+            seed = r.names().get(0);
         } else if (step instanceof Step.CreateInitialMembers c) {
             answering = true;
             for (String name : c.names()) {

@@ -81,8 +81,8 @@ class ClusterPlannerTest {
     }
 
     @Test
-    void aRestoredClusterOrOneOnTheClaimsOfAnEarlierOneStartsFromOneSeed() {
-        assertThat(plan(fresh(3, V).fromSnapshot())).isInstanceOf(RecordSeed.class);
+    void aRestoredOrPlacementBoundClusterOrOneOnTheClaimsOfAnEarlierOneStartsFromOneSeed() {
+        assertThat(plan(fresh(3, V).startsFromSeed())).isInstanceOf(RecordSeed.class);
         assertThat(plan(fresh(3, V).persistent().claim("demo-q")))
                 .isEqualTo(new RecordSeed("demo-q", false));
         // a seed recorded earlier is created as it was
@@ -100,6 +100,20 @@ class ClusterPlannerTest {
                 .as("a pod of that name still terminating is not missing")
                 .isEqualTo(new CreateInitialMembers(List.of("demo-c"), initialCluster, V));
         assertThat(plan(fresh(3, V).initialMembers(names).podStarting("demo-a").podStarting("demo-b")
+                .podStarting("demo-c"))).isInstanceOfSatisfying(Wait.class,
+                        w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
+    }
+
+    /** A check-dns that timed out, an eviction: the pod ended, its etcd never started, no vote was cast. */
+    @Test
+    void aFirstMemberWhosePodEndedBeforeAnyEtcdStartedIsMadeAgain() {
+        List<String> names = List.of("demo-a", "demo-b", "demo-c");
+        assertThat(plan(fresh(3, V).initialMembers(names).podEndedBeforeEtcd("demo-a")))
+                .isEqualTo(new DeletePod("demo-a", DeletePod.FIRST_MEMBER_FAILED));
+        assertThat(plan(fresh(3, V).initialMembers(names).podEndedBeforeEtcd("demo-a").podStarting("demo-b")
+                .podStarting("demo-c"))).isEqualTo(new DeletePod("demo-a", DeletePod.FIRST_MEMBER_FAILED));
+        // once an etcd of them started, nothing is made again before the others answer
+        assertThat(plan(fresh(3, V).initialMembers(names).podEndedBeforeEtcd("demo-a").pod("demo-b", true, false, V)
                 .podStarting("demo-c"))).isInstanceOfSatisfying(Wait.class,
                         w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
     }
