@@ -80,12 +80,7 @@ class ClusterObserverTest {
     }
 
     private static long quota(String spec) {
-        return ClusterObserver.quotaBytes(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: demo, namespace: prod}
-                spec: %s
-                """.formatted(spec), EtcdCluster.class).getSpec());
+        return ClusterObserver.quotaBytes(demo(spec).getSpec());
     }
 
     @Test
@@ -98,13 +93,18 @@ class ClusterObserverTest {
         assertThat(quota("{size: 3}")).isEqualTo(2L << 30);
     }
 
-    private static FragmentationThreshold threshold(String spec) {
-        return ClusterObserver.fragmentationThreshold(Serialization.unmarshal("""
+    /** An EtcdCluster {@code demo} in {@code prod} with that spec (flow YAML). */
+    private static EtcdCluster demo(String spec) {
+        return Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdCluster
                 metadata: {name: demo, namespace: prod}
                 spec: %s
-                """.formatted(spec), EtcdCluster.class).getSpec());
+                """.formatted(spec), EtcdCluster.class);
+    }
+
+    private static FragmentationThreshold threshold(String spec) {
+        return ClusterObserver.fragmentationThreshold(demo(spec).getSpec());
     }
 
     @Test
@@ -147,12 +147,7 @@ class ClusterObserverTest {
     }
 
     private static boolean startsFromSeed(String spec) {
-        return ClusterObserver.startsFromSeed(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: demo, namespace: prod}
-                spec: %s
-                """.formatted(spec), EtcdCluster.class));
+        return ClusterObserver.startsFromSeed(demo(spec));
     }
 
     /** Members that may be left unscheduled by design are better a learner waiting than a voter that never runs. */

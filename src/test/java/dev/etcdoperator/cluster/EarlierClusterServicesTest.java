@@ -10,6 +10,8 @@ import jakarta.inject.Inject;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -35,12 +37,7 @@ class EarlierClusterServicesTest {
         for (String service : List.of("again", "again-client")) {
             client.services().inNamespace("default").resource(earlierService(service)).create();
         }
-        client.resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: again, namespace: default}
-                spec: {size: 1, version: 3.5.17}
-                """, EtcdCluster.class)).create();
+        createCluster("again");
         await().atMost(Duration.ofSeconds(30)).until(() -> client.v1().events().inNamespace("default").list()
                 .getItems().stream().map(Event::getReason).anyMatch("WaitingForEarlierCluster"::equals));
         assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "again").list()
@@ -65,17 +62,10 @@ class EarlierClusterServicesTest {
     void nothingIsMadeWhileAPodOfAnEarlierClusterOfTheSameNameIsThere() {
         client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("later-old")
                 .withNamespace("default").addToLabels(ClusterResources.LABEL_APP, ClusterResources.APP)
-                .addToLabels(ClusterResources.LABEL_CLUSTER, "later").addNewOwnerReference()
-                .withApiVersion("etcd.database.coreos.com/v1beta2").withKind("EtcdCluster").withName("later")
-                .withUid("uid-of-the-deleted-later").withController(true).endOwnerReference().endMetadata()
-                .withNewSpec().addNewContainer().withName("etcd").withImage("quay.io/coreos/etcd:v3.5.17")
+                .addToLabels(ClusterResources.LABEL_CLUSTER, "later").withOwnerReferences(ownedByDeleted("later"))
+                .endMetadata().withNewSpec().addNewContainer().withName("etcd").withImage("quay.io/coreos/etcd:v3.5.17")
                 .endContainer().endSpec().build()).create();
-        client.resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: later, namespace: default}
-                spec: {size: 1, version: 3.5.17}
-                """, EtcdCluster.class)).create();
+        createCluster("later");
         await().atMost(Duration.ofSeconds(30)).until(() -> client.v1().events().inNamespace("default").list()
                 .getItems().stream().anyMatch(e -> "WaitingForEarlierCluster".equals(e.getReason())
                         && e.getMessage().contains("Pod later-old")));
@@ -95,9 +85,22 @@ class EarlierClusterServicesTest {
 
     private static Service earlierService(String name) {
         return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("default")
-                .addNewOwnerReference().withApiVersion("etcd.database.coreos.com/v1beta2").withKind("EtcdCluster")
-                .withName("again").withUid("uid-of-the-deleted-again").withController(true).endOwnerReference()
-                .endMetadata().withNewSpec().withClusterIP("None").addToSelector(ClusterResources.LABEL_CLUSTER, "again")
+                .withOwnerReferences(ownedByDeleted("again")).endMetadata().withNewSpec().withClusterIP("None").addToSelector(ClusterResources.LABEL_CLUSTER, "again")
                 .addNewPort().withName("client").withPort(2379).endPort().endSpec().build();
+    }
+
+    private void createCluster(String name) {
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: default}
+                spec: {size: 1, version: 3.5.17}
+                """.formatted(name), EtcdCluster.class)).create();
+    }
+
+    /** The controller reference of an EtcdCluster of that name that was deleted (another uid than the new one's). */
+    private static OwnerReference ownedByDeleted(String cluster) {
+        return new OwnerReferenceBuilder().withApiVersion("etcd.database.coreos.com/v1beta2").withKind("EtcdCluster")
+                .withName(cluster).withUid("uid-of-the-deleted-" + cluster).withController(true).build();
     }
 }
