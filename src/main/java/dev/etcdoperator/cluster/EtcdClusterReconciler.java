@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
@@ -206,11 +207,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
         String name = cluster.getMetadata().getName();
         // the pods of an earlier, deleted cluster of this name carry the same labels until they are collected
-        List<Pod> labelled = context.getSecondaryResources(Pod.class).stream()
+        Map<Boolean, List<Pod>> byEarlierCluster = context.getSecondaryResources(Pod.class).stream()
                 .filter(p -> name.equals(p.getMetadata().getLabels().get(ClusterResources.LABEL_CLUSTER)))
-                .toList();
-        List<Pod> pods = labelled.stream().filter(p -> !ownedByAnotherCluster(p, cluster)).toList();
-        Optional<String> earlierPod = labelled.stream().filter(p -> ownedByAnotherCluster(p, cluster))
+                .collect(Collectors.partitioningBy(p -> ownedByAnotherCluster(p, cluster)));
+        List<Pod> pods = byEarlierCluster.get(false);
+        Optional<String> earlierPod = byEarlierCluster.get(true).stream()
                 .map(p -> "Pod " + p.getMetadata().getName()).findFirst();
         if (tlsKeys.material() != null) {
             Optional<String> unsafe = tlsKeys.material().unsafeChangeFrom(ClusterObserver.tlsStartedOn(pods));
