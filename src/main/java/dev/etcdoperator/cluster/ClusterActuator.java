@@ -97,12 +97,12 @@ final class ClusterActuator {
             }
             events.normal(cluster, Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? "MemberReplaced"
                     : "MemberRemoved", remove.describe());
-            if (remove.deleteEndedPod()) {
+            if (remove.deleteFailedPod()) {
                 try {
                     client.pods().inNamespace(o.namespace()).withName(remove.name()).delete();
                 } catch (KubernetesClientException e) {
                     // the member is removed: its pod is no member now, and a later step deletes it (DeletePod)
-                    LOG.debugf("%s/%s: deleting the ended pod %s failed, left to a later step: %s", o.namespace(),
+                    LOG.debugf("%s/%s: deleting the failed pod %s failed, left to a later step: %s", o.namespace(),
                             o.cluster(), remove.name(), e.getMessage());
                 }
             }

@@ -49,6 +49,7 @@ import org.jboss.logging.Logger;
 final class ClusterObserver {
     private static final Logger LOG = Logger.getLogger(ClusterObserver.class);
     private static final String QUOTA_ENV = "ETCD_QUOTA_BACKEND_BYTES";
+    private static final String CRASH_LOOP_BACK_OFF = "CrashLoopBackOff";
 
     private final EtcdAdmins admins;
     private final Clock clock;
@@ -317,7 +318,17 @@ final class ClusterObserver {
                 && ("Failed".equals(pod.getStatus().getPhase()) || "Succeeded".equals(pod.getStatus().getPhase()));
         String deletion = pod.getMetadata().getDeletionTimestamp();
         return new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
-                ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod));
+                ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod),
+                !stopped && deletion == null && etcdCrashLooping(pod));
+    }
+
+    /** The etcd container failed and waits out the kubelet's back-off before it starts again in the same pod. */
+    static boolean etcdCrashLooping(Pod pod) {
+        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
+        return statuses != null && statuses.stream()
+                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName()))
+                .anyMatch(s -> s.getState() != null && s.getState().getWaiting() != null
+                        && CRASH_LOOP_BACK_OFF.equals(s.getState().getWaiting().getReason()));
     }
 
     private static Instant instant(String timestamp) {

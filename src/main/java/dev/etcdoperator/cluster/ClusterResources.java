@@ -49,6 +49,17 @@ public final class ClusterResources {
     public static final String LABEL_NODE = "etcd_node";
     public static final String APP = "etcd";
     public static final String ETCD_CONTAINER = "etcd";
+    /**
+     * A member's etcd that ends is started again by the kubelet in its pod, on its data (at once the first time): a
+     * killed process, even a majority of them, comes back with everything it had.
+     */
+    static final String RESTARTS_IN_PLACE = "Always";
+    /**
+     * A pod whose init containers make its data once (a snapshot restored into an empty data directory) never runs
+     * them again: were its pod's sandbox made again (a node restarted), they would find that data and fail over it.
+     * Its etcd that ends is replaced, as a member whose pod ended.
+     */
+    static final String RUNS_ONCE = "Never";
     public static final String DATA_VOLUME = "etcd-data";
     public static final String DATA_MOUNT = "/var/etcd";
     public static final String DATA_DIR = DATA_MOUNT + "/data";
@@ -302,17 +313,18 @@ public final class ClusterResources {
                         .withClaimName(member.member()).endPersistentVolumeClaim().build()
                 : new VolumeBuilder().withName(DATA_VOLUME).withNewEmptyDir().endEmptyDir().build();
 
+        List<Container> restore = "new".equals(member.initialClusterState())
+                ? snapshotSecret.map(secret -> RestoreSeed.initContainers(cluster, secret, member, etcdVersion,
+                        image(spec, etcdVersion))).orElse(List.of())
+                : List.of();
         PodBuilder pod = new PodBuilder()
                 .withMetadata(meta)
                 .withNewSpec()
                 .withHostname(member.member())
                 .withSubdomain(clusterName)
-                .withRestartPolicy("Never")
+                .withRestartPolicy(restore.isEmpty() ? RESTARTS_IN_PLACE : RUNS_ONCE)
                 .withInitContainers(waitForDns)
-                .addAllToInitContainers("new".equals(member.initialClusterState())
-                        ? snapshotSecret.map(secret -> RestoreSeed.initContainers(cluster, secret,
-                                member, etcdVersion, image(spec, etcdVersion))).orElse(List.of())
-                        : List.of())
+                .addAllToInitContainers(restore)
                 .withContainers(etcd)
                 .withVolumes(data)
                 .addAllToVolumes(tlsVolumes)

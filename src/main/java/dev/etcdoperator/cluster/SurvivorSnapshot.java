@@ -45,6 +45,7 @@ final class SurvivorSnapshot {
         init.add(RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image));
         init.add(RestoreSeed.removeContainer(busybox, SNAPSHOT_FILE));
         pod.getSpec().setInitContainers(init);
+        pod.getSpec().setRestartPolicy(ClusterResources.RUNS_ONCE);
         return MemberSecurity.restrict(pod, policy);
     }
 

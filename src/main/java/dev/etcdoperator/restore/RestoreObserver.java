@@ -11,6 +11,7 @@ import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.RestorePhase;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -76,7 +77,7 @@ final class RestoreObserver {
             for (List<ContainerStatus> statuses : List.of(nonNull(pod.getStatus().getInitContainerStatuses()),
                     nonNull(pod.getStatus().getContainerStatuses()))) {
                 for (ContainerStatus s : statuses) {
-                    var terminated = s.getState() == null ? null : s.getState().getTerminated();
+                    var terminated = lastExit(s);
                     if (terminated != null && terminated.getExitCode() != null && terminated.getExitCode() != 0) {
                         return "container " + s.getName() + " of pod " + pod.getMetadata().getName() + " exited with "
                                 + terminated.getExitCode()
@@ -100,9 +101,24 @@ final class RestoreObserver {
      */
     static boolean downloadFailed(Pod pod) {
         return pod.getStatus() != null && nonNull(pod.getStatus().getInitContainerStatuses()).stream()
-                .anyMatch(s -> SnapshotFetch.CONTAINER.equals(s.getName()) && s.getState() != null
-                        && s.getState().getTerminated() != null
-                        && Integer.valueOf(SnapshotFetch.DOWNLOAD_FAILED).equals(s.getState().getTerminated().getExitCode()));
+                .anyMatch(s -> SnapshotFetch.CONTAINER.equals(s.getName()) && lastExit(s) != null
+                        && Integer.valueOf(SnapshotFetch.DOWNLOAD_FAILED).equals(lastExit(s).getExitCode()));
+    }
+
+    /**
+     * How the container ended: its state, or, while the kubelet backs off before starting it again in the same pod
+     * (member pods restart their containers: it failed again right after a first restart), its last state.
+     */
+    private static ContainerStateTerminated lastExit(ContainerStatus s) {
+        if (s.getState() == null) {
+            return null;
+        }
+        if (s.getState().getTerminated() != null) {
+            return s.getState().getTerminated();
+        }
+        boolean backingOff = s.getState().getWaiting() != null
+                && "CrashLoopBackOff".equals(s.getState().getWaiting().getReason());
+        return backingOff && s.getLastState() != null ? s.getLastState().getTerminated() : null;
     }
 
     private static List<ContainerStatus> nonNull(List<ContainerStatus> list) {

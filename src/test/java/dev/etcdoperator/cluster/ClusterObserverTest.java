@@ -146,6 +146,24 @@ class ClusterObserverTest {
                 .etcdStarted()).isTrue();
     }
 
+    @Test
+    void anEtcdWaitingOutTheBackOffAfterAFailureCrashLoopsInAPodThatHasNotEnded() {
+        String backOff = "{waiting: {reason: CrashLoopBackOff, message: 'back-off 10s restarting failed container'}}";
+        assertThat(ClusterObserver.memberPod(pod("Running", backOff)))
+                .satisfies(p -> assertThat(p.crashLooping()).isTrue())
+                .satisfies(p -> assertThat(p.running()).isFalse())
+                .satisfies(p -> assertThat(p.stopped()).isFalse());
+        // started again (or never failed), restarting for a new image, ended, or being deleted: not crash-looping
+        assertThat(ClusterObserver.memberPod(pod("Running", "{running: {startedAt: '2026-01-01T00:00:00Z'}}"))
+                .crashLooping()).isFalse();
+        assertThat(ClusterObserver.memberPod(pod("Running", "{waiting: {reason: ContainerCreating}}")).crashLooping())
+                .isFalse();
+        assertThat(ClusterObserver.memberPod(pod("Failed", backOff)).crashLooping()).isFalse();
+        Pod deleted = pod("Running", backOff);
+        deleted.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        assertThat(ClusterObserver.memberPod(deleted).crashLooping()).isFalse();
+    }
+
     private static boolean startsFromSeed(String spec) {
         return ClusterObserver.startsFromSeed(demo(spec));
     }

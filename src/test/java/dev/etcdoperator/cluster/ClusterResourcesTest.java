@@ -86,6 +86,8 @@ class ClusterResourcesTest {
                         "example-abc.example.prod.svc", "0", "0");
         assertThat(pod.getSpec().getVolumes().get(0).getEmptyDir()).isNotNull();
         assertThat(ClusterResources.podVersion(pod)).isEqualTo("3.5.17");
+        // an etcd that fails is started again in its pod, on its data, by the kubelet
+        assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Always");
     }
 
     @Test
@@ -480,6 +482,9 @@ class ClusterResourcesTest {
                 .satisfies(e -> assertThat(e.getValueFrom().getSecretKeyRef().getOptional()).isTrue());
         Pod joining = ClusterResources.memberPod(c, member("existing"), "3.5.17", java.util.Optional.of("r1-snapshot"));
         assertThat(secretsIn(joining)).isEmpty();
+        // the restore runs once: a sandbox of the pod made again would run it over the restored data
+        assertThat(seed.getSpec().getRestartPolicy()).isEqualTo("Never");
+        assertThat(joining.getSpec().getRestartPolicy()).isEqualTo("Always");
     }
 
     @Test

@@ -43,6 +43,8 @@ class SurvivorSnapshotTest {
         assertThat(init.get(4).getCommand()).last().asString().contains("/var/etcd/survivor-snapshot.db");
         assertThat(pod.getSpec().getContainers().get(0).getCommand()).contains("--initial-cluster-state=new");
         assertThat(init).allSatisfy(c -> assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse());
+        // clear-data runs once: a sandbox of the pod made again would clear the recovered data
+        assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
         // from 3.6 only etcdutl restores
         Pod next = SurvivorSnapshot.pod(cluster("size: 3\nversion: 3.6.16"), MEMBER, "3.6.16", MemberTlsKeys.COREOS,
                 SURVIVOR);

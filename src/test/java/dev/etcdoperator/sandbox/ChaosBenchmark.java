@@ -147,7 +147,8 @@ class ChaosBenchmark {
         switch (fault) {
             case MEMBER_SIGKILL -> {
                 ProcessHandle.of(SandboxClusters.pid(pod)).ifPresent(ProcessHandle::destroyForcibly);
-                awaitGone(clusters, pod);
+                await().atMost(RECOVER).pollInterval(Duration.ofMillis(100))
+                        .until(() -> clusters.startedAgainOrGone(pod));
                 return name;
             }
             case POD_DELETE -> {

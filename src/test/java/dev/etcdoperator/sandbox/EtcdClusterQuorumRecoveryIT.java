@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Quorum-loss recovery from the survivor on the sandbox with real etcd: a 3-member cluster without claims, under a
- * continuous writer, loses its leader and one follower for good (their etcd processes killed: the pods end, and their
- * emptyDir data with them). After the grace period the operator restarts the survivor's data as a one-member cluster
+ * continuous writer, loses its leader and one follower for good (their pods deleted at once, and their emptyDir data
+ * with them). After the grace period the operator restarts the survivor's data as a one-member cluster
  * and grows it back to 3; every write acknowledged up to the survivor's revision is there, and so is every write made
  * after the recovery. A cluster whose policy is FromBackup is restored, after the same loss, from its newest backup.
  */
@@ -83,9 +83,9 @@ class EtcdClusterQuorumRecoveryIT {
         long survivorRevision;
         try (ContinuousWriter writer = new ContinuousWriter("q-", () -> clusters.endpointList(NAME))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 30);
-            // the leader and a follower are lost for good: their processes die, their pods end, emptyDir goes
+            // the leader and a follower are lost for good: their pods deleted at once, emptyDir goes with them
             for (String victim : List.of(leader, follower)) {
-                ProcessHandle.of(SandboxClusters.pid(pod(victim))).ifPresent(ProcessHandle::destroyForcibly);
+                clusters.loseForGood(pod(victim));
             }
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 EtcdClusterStatus s = clusters.status(NAME);
@@ -163,7 +163,7 @@ class EtcdClusterQuorumRecoveryIT {
         }
         List<Pod> pods = clusters.pods(name);
         for (Pod victim : pods.subList(0, 2)) {
-            ProcessHandle.of(SandboxClusters.pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
+            clusters.loseForGood(victim);
         }
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(sandbox.client().resources(EtcdRestore.class)
                 .inNamespace(NS).list().getItems()).singleElement().satisfies(r -> {

@@ -349,7 +349,7 @@ class EtcdRestoreIT {
                 .as("the checksum recorded with the backup").anyMatch(t -> t.key().equals("etcd-backup-sha256"));
         List<Pod> pods = clusters.pods(CLUSTER);
         for (Pod victim : pods.subList(0, 2)) {
-            ProcessHandle.of(SandboxClusters.pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
+            clusters.loseForGood(victim);
         }
         await().atMost(WITHIN).until(() -> "QuorumLost".equals(clusters.status(CLUSTER).getReason()));
         // what survives can still be saved: a snapshot needs no quorum

@@ -1,6 +1,5 @@
 package dev.etcdoperator.sandbox;
 
-import static dev.etcdoperator.sandbox.support.SandboxClusters.pid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -153,7 +152,8 @@ class PrometheusIT {
             return c;
         });
         Pod victim = pods(NAME).get(0);
-        ProcessHandle.of(pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
+        // its pod gone; the cluster is paused, so nothing replaces it (a killed etcd would start again in its pod)
+        client().pods().inNamespace(NS).withName(victim.getMetadata().getName()).withGracePeriod(0).delete();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             JsonNode alerts = prometheus.query("ALERTS{namespace=\"" + NS + "\",etcd_cluster=\"" + NAME + "\"}");
             assertThat(alerts).extracting(a -> a.path("metric").path("alertname").asText())

@@ -36,8 +36,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * started (it has no name), by its peer URL. A member is <em>healthy</em> when it answered and said so. Voters
  * are the members that are not learners; quorum is a majority ({@code n/2+1}) of voters. A removal is
  * <em>safe</em> when it is a learner's, or when the healthy voters left are still a majority of the voters left.
- * A member is <em>dead</em> when it started and its pod is gone or has ended (non-persistent), when its pod
- * and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours. A
+ * A member is <em>dead</em> when it started and its pod is gone, has ended or its etcd container crash-loops in it
+ * (non-persistent), when its pod and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours. A
  * member is <em>away</em> when it is persistent, started, and its pod is gone but still terminating (a lost node):
  * it is recreated on its claim once that pod is gone, and blocks nothing else meanwhile. The cluster <em>ran</em>
  * once a member answered ({@code status.currentVersion} is set): a cluster that ran is never seeded again by itself.
@@ -81,8 +81,11 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   {@link QuorumRecoveryPlanner#onQuorumLost} says.</li>
  * <li>A dead member: {@link RemoveMember} {@code DeadMember} if safe (with its ended pod, if it has one, deleted
  *   in the same step), else {@link Wait} {@code QuorumAtRisk}. A later observation adds a fresh member (rule 13):
- *   that is a replacement. A member is dead only by its pod (gone, or ended), never by its health: a member that
- *   does not answer for a while (a leader election, a slow disk) is waited for, not replaced.</li>
+ *   that is a replacement. A member is dead only by its pod (gone, ended, or its etcd waiting out the kubelet's
+ *   back-off after a failure), never by its health: a member that does not answer for a while (a leader election, a
+ *   slow disk) is waited for, not replaced. A crash-looping member that cannot be removed safely is started again
+ *   in place by the kubelet, on its data: that is how a quorum lost to failed etcd processes comes back (rule 5
+ *   counts it as one that may come back, not as lost for good).</li>
  * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}. Then, while etcd's NOSPACE alarm is raised, what
  *   {@link SpacePlanner} says: compact, defragment the members one at a time, disarm.</li>
  * <li>More members than {@code spec.size} and a learner among them: {@link RemoveMember} the learner.</li>
@@ -154,6 +157,11 @@ public final class ClusterPlanner {
 
         boolean podRunning() {
             return pod.map(MemberPod::running).orElse(false);
+        }
+
+        /** The pod ended, or its etcd failed and waits to start again: either way the pod goes with the member. */
+        boolean podFailed() {
+            return pod.map(p -> p.stopped() || p.crashLooping()).orElse(false);
         }
     }
 
@@ -367,9 +375,9 @@ public final class ClusterPlanner {
         // 6. dead members
         for (Seat s : seats) {
             if (dead(o, s)) {
-                // its pod, if any, has ended (a dead member's live pod is a stopped one): it goes with the member
+                // its pod, if any, has ended or its etcd failed: it goes with the member
                 return safeToRemove(s, seats)
-                        ? new RemoveMember(s.member().id(), label(s), RemoveMember.DEAD_MEMBER, s.podStopped())
+                        ? new RemoveMember(s.member().id(), label(s), RemoveMember.DEAD_MEMBER, s.podFailed())
                         : quorumAtRisk(s, seats, "dead member");
             }
         }
@@ -542,7 +550,7 @@ public final class ClusterPlanner {
         if (o.persistent()) {
             return s.pod().isEmpty() && !o.claims().contains(s.name()) && !o.terminatingPod(s.name());
         }
-        return s.pod().isEmpty() || s.podStopped();
+        return s.pod().isEmpty() || s.podFailed();
     }
 
     private static Seat pickForScaleDown(List<Seat> voters) {

@@ -21,12 +21,22 @@ import java.util.Objects;
  * @param etcdStarted the etcd container has started in this pod (it runs, or it ended after it had started); a pod
  *                    that ended before it (an init container failed, the pod was evicted or refused by its node)
  *                    never ran etcd
+ * @param crashLooping the pod runs, but its etcd container failed and waits out the kubelet's back-off before it is
+ *                    started again in place ({@code CrashLoopBackOff}); its data is still in the pod
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
-        boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted) {
+        boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+        boolean crashLooping) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** A pod whose etcd container is not crash-looping. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, false);
     }
 
     /** A pod whose etcd started if it runs or has ended. */
@@ -45,7 +55,7 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true, etcdStarted);
+                true, etcdStarted, crashLooping);
     }
 
     /** Without a deletion timestamp. */

@@ -142,11 +142,11 @@ public sealed interface Step {
 
     /**
      * Remove a member from etcd; its pod goes in a later step ({@link DeletePod}) once it is no member. With
-     * {@code deleteEndedPod}, the pod of a dead member, which has ended and never runs again (its restart policy is
-     * {@code Never}), is deleted right after the removal, in the same step: not a membership change, and the fresh
-     * member that replaces it need not wait for one more look.
+     * {@code deleteFailedPod}, the pod of a dead member, which has ended or whose etcd failed and waits to start again
+     * in it, is deleted right after the removal, in the same step: not a membership change, and the fresh member that
+     * replaces it need not wait for one more look.
      */
-    record RemoveMember(long id, String name, String reason, boolean deleteEndedPod) implements Step {
+    record RemoveMember(long id, String name, String reason, boolean deleteFailedPod) implements Step {
         /** The cluster is larger than {@code spec.size}. */
         public static final String SCALE_DOWN = "ScaleDown";
         /** The member is dead; a later step adds a fresh one (a replacement). */
@@ -161,7 +161,7 @@ public sealed interface Step {
         public String describe() {
             return DEAD_MEMBER.equals(reason)
                     ? "Removing dead member " + name + " (" + Long.toHexString(id) + ")"
-                            + (deleteEndedPod ? " and deleting its ended pod" : "") + "; a fresh member replaces it next."
+                            + (deleteFailedPod ? " and deleting its failed pod" : "") + "; a fresh member replaces it next."
                     : "Removing member " + name + " (" + Long.toHexString(id) + ") to scale down.";
         }
     }

@@ -232,6 +232,14 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The pod runs, but its etcd container failed and waits out the kubelet's back-off to start again in it. */
+    ClusterFixture podCrashLooping(String name) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),
+                p == null ? persistent : p.hasClaim(), false, null, false, true, true));
+        return this;
+    }
+
     /** The pod ended before its etcd container started (an init container failed, the pod was evicted). */
     ClusterFixture podEndedBeforeEtcd(String name) {
         pods.put(name, new MemberPod(name, false, false, false, version, persistent, true, null, false, false));
@@ -447,7 +455,7 @@ final class ClusterFixture {
             EtcdMember m = members.remove(r.name());
             boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
             health.remove(m.id());
-            if (r.deleteEndedPod()) {
+            if (r.deleteFailedPod()) {
                 pods.remove(r.name());
             } else if (pods.containsKey(r.name()) && !pods.get(r.name()).terminating()) {
                 podStopped(r.name());

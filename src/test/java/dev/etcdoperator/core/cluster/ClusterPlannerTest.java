@@ -365,7 +365,7 @@ class ClusterPlannerTest {
         Step first = plan(f);
         assertThat(first).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
         assertThat(first.describe()).isEqualTo("Removing dead member demo-b (" + Long.toHexString(f.id("demo-b"))
-                + ") and deleting its ended pod; a fresh member replaces it next.");
+                + ") and deleting its failed pod; a fresh member replaces it next.");
         f.apply(first);
         // the replacement is added at the next look, with no step in between for the old pod
         assertThat(plan(f)).isInstanceOfSatisfying(AddMember.class,
@@ -373,10 +373,32 @@ class ClusterPlannerTest {
     }
 
     @Test
+    void aMemberWhoseEtcdCrashLoopsInItsPodIsReplacedWhenThatIsSafeAndItsPodGoesWithIt() {
+        ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b");
+        Step first = plan(f);
+        assertThat(first).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
+        f.apply(first);
+        assertThat(plan(f)).isInstanceOfSatisfying(AddMember.class,
+                a -> assertThat(a.name()).isNotIn("demo-a", "demo-b", "demo-c"));
+    }
+
+    @Test
+    void aMemberWhoseEtcdCrashLoopsIsLeftToStartAgainInPlaceWithoutQuorumOrOnAClaim() {
+        // another voter does not answer either: no membership change can pass; the kubelet starts demo-b again
+        ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b").sick("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class,
+                q -> assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.MAY_COME_BACK));
+        // on claims its data is on the claim and the kubelet starts it again there: nothing is removed or deleted
+        ClusterFixture onClaims = running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b");
+        assertThat(plan(onClaims)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+    }
+
+    @Test
     void aDeadMemberWhosePodIsGoneLeavesNoPodToDelete() {
         ClusterFixture f = running(3, V).dead("demo-b");
         assertThat(plan(f)).isInstanceOfSatisfying(RemoveMember.class, r -> {
-            assertThat(r.deleteEndedPod()).isFalse();
+            assertThat(r.deleteFailedPod()).isFalse();
             assertThat(r.describe()).doesNotContain("pod");
         });
     }

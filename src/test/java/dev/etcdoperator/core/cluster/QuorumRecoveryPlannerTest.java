@@ -109,6 +109,18 @@ class QuorumRecoveryPlannerTest {
     }
 
     @Test
+    void membersWhoseEtcdFailedInPodsThatRunComeBackInPlaceAndAreNeitherLostNorTouched() {
+        // the leader and a follower had their etcd killed: their pods run and start it again on its data
+        for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR, QuorumLoss.FROM_BACKUP}) {
+            ClusterFixture f = running(3, V).podCrashLooping("demo-a").podCrashLooping("demo-b").unhealthy("demo-a")
+                    .unhealthy("demo-b").survivor("demo-c", 950, 480).quorumLoss(loss(policy, LONG_AGO));
+            Step step = plan(f);
+            assertRecoveryReason(step, QuorumRecoveryPlanner.MAY_COME_BACK);
+            assertThat(((QuorumLost) step).recoveryMessage()).contains("demo-a, demo-b, demo-c may come back");
+        }
+    }
+
+    @Test
     void membersOnClaimsComeBackOnThemAndOnlyWithoutTheirClaimsAreLostForGood() {
         QuorumLoss fromSurvivor = loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO);
         ClusterFixture onClaims = running(3, V).persistent().podGone("demo-a").podGone("demo-b").unhealthy("demo-a")

@@ -159,12 +159,18 @@ final class ContainerRunner {
                 || ("OnFailure".equals(restartPolicy) || init && "Always".equals(restartPolicy)) && code != 0);
         if (restart) {
             backoffSteps = ranLong ? 1 : backoffSteps + 1;
-            Duration delay = settings.initialBackoff().multipliedBy(1L << Math.min(backoffSteps - 1, 20));
+            lastState = terminated;
+            if (backoffSteps == 1) {
+                // as the kubelet: a container that ended is started again at once, the next time after a back-off
+                nextStart = now;
+                state = waiting("ContainerCreating", "restarting container " + name());
+                return;
+            }
+            Duration delay = settings.initialBackoff().multipliedBy(1L << Math.min(backoffSteps - 2, 20));
             if (delay.compareTo(settings.maxBackoff()) > 0) {
                 delay = settings.maxBackoff();
             }
             nextStart = now.plus(delay);
-            lastState = terminated;
             state = waiting("CrashLoopBackOff", "back-off " + delay.toMillis() + "ms restarting failed container="
                     + name());
         } else {

@@ -265,7 +265,8 @@ class PodRuntimeTest {
     void failingContainerWithRestartAlwaysIsRestarted() {
         String ns = namespace("always");
         client.pods().inNamespace(ns).resource(shellPod("crash", "Always", "exit 1")).create();
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        // at once the first time, as the kubelet does; the second time after the 10 s back-off
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             Pod pod = client.pods().inNamespace(ns).withName("crash").get();
             assertThat(pod.getStatus()).isNotNull();
             ContainerStatus status = pod.getStatus().getContainerStatuses().get(0);

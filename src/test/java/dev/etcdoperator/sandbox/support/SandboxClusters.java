@@ -78,6 +78,27 @@ public final class SandboxClusters {
     }
 
     /** The host process id of the pod's first container. */
+    /**
+     * Loses the member of {@code pod} for good: its pod deleted at once, as when a node is gone and a person forces
+     * it; without a claim its data goes with it. (A killed etcd is started again in its pod, on its data.)
+     */
+    public void loseForGood(Pod pod) {
+        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).withGracePeriod(0).delete();
+    }
+
+    /** How often the pod's containers were started again in it. */
+    public static int restarts(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? 0
+                : pod.getStatus().getContainerStatuses().stream().mapToInt(c -> c.getRestartCount()).sum();
+    }
+
+    /** The killed member's etcd was started again in its pod, or the pod is gone (replaced). */
+    public boolean startedAgainOrGone(Pod killed) {
+        Pod now = pods(killed.getMetadata().getLabels().get("etcd_cluster")).stream()
+                .filter(p -> p.getMetadata().getUid().equals(killed.getMetadata().getUid())).findFirst().orElse(null);
+        return now == null || restarts(now) > restarts(killed);
+    }
+
     public static long pid(Pod pod) {
         return Long.parseLong(pod.getStatus().getContainerStatuses().get(0).getContainerID()
                 .replace("sandbox://", ""));
