@@ -16,17 +16,21 @@ public class ClusterDeletion implements DeletedResourceListener {
     private final ClusterMetrics metrics;
     private final SpaceRecoveries space;
     private final ChildrenChecks children;
+    private final MemberRestarts restarts;
 
     @Inject
-    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics, SpaceRecoveries space, ChildrenChecks children) {
+    public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics, SpaceRecoveries space, ChildrenChecks children,
+            MemberRestarts restarts) {
         this.admins = admins;
         this.metrics = metrics;
         this.space = space;
         this.children = children;
+        this.restarts = restarts;
     }
 
     public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics) {
-        this(admins, metrics, new SpaceRecoveries(), new ChildrenChecks(java.time.Clock.systemUTC()));
+        this(admins, metrics, new SpaceRecoveries(), new ChildrenChecks(java.time.Clock.systemUTC()),
+                new MemberRestarts());
     }
 
     @Override
@@ -40,5 +44,6 @@ public class ClusterDeletion implements DeletedResourceListener {
         metrics.forget(namespace, name);
         space.forget(ClusterObserver.key(namespace, name));
         children.forget(ClusterObserver.key(namespace, name));
+        restarts.forget(ClusterObserver.key(namespace, name));
     }
 }

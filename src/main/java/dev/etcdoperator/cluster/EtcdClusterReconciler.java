@@ -65,6 +65,8 @@ import org.jboss.logging.Logger;
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String NAME = "etcdcluster";
     public static final String PHASE_FAILED = "Failed";
+    /** A member's etcd ended and the kubelet started it again in its pod. */
+    public static final String REASON_ETCD_RESTARTED = "MemberEtcdRestarted";
     private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
     /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
     static final String CONDITION_TLS = "TLSSecretsReady";
@@ -114,10 +116,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final Clock clock;
     private final SpaceRecoveries space;
     private final ChildrenChecks children;
+    private final MemberRestarts restarts;
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
             EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock, SpaceRecoveries space,
-            ChildrenChecks children,
+            ChildrenChecks children, MemberRestarts restarts,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
@@ -129,6 +132,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.clock = clock;
         this.space = space;
         this.children = children;
+        this.restarts = restarts;
         this.observer = new ClusterObserver(admins, clock, space);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
@@ -248,6 +252,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
             children.checked(key, uid, cluster.getSpec().getSize());
         }
+        restarts.since(key, pods).forEach(r -> events.warning(cluster, REASON_ETCD_RESTARTED, r.describe()));
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();
         try {

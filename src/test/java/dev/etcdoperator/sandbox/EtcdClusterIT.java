@@ -126,10 +126,20 @@ class EtcdClusterIT {
             awaitConverged(NAME, 3);
             assertThat(Set.copyOf(memberNames(NAME))).isEqualTo(members);
             assertThat(events(NAME)).extracting(Event::getReason).doesNotContain("MemberReplaced");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(events(NAME))
+                    .filteredOn(e -> e.getReason().equals("MemberEtcdRestarted")).extracting(Event::getMessage)
+                    .anySatisfy(m -> assertThat(m).contains("member " + name + " ended (exit code ")));
 
-            // failing again at once, it waits out the kubelet's back-off: the operator replaces it meanwhile
+            // failing again at once, it waits out the kubelet's back-off (10 s, then longer): the operator replaces it
+            // meanwhile; killed again whenever it runs, as an etcd that keeps failing would
             ProcessHandle.of(pid(restarted)).ifPresent(ProcessHandle::destroyForcibly);
-            await().atMost(CONVERGE).until(() -> pod(NAME, name) == null);
+            await().atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).until(() -> {
+                Pod now = pod(NAME, name);
+                if (now != null && now.getStatus().getContainerStatuses().get(0).getState().getRunning() != null) {
+                    ProcessHandle.of(pid(now)).ifPresent(ProcessHandle::destroyForcibly);
+                }
+                return now == null;
+            });
             awaitConverged(NAME, 3);
             assertThat(memberNames(NAME)).doesNotContain(name).hasSize(3);
             writer.close();

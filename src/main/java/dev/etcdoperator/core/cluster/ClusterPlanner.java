@@ -61,9 +61,11 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   <li>no pod and no claim, and the cluster ran: {@link AllMembersLost}, unless a person asked for a reseed
  *   ({@link RecordSeed} with {@code reseed}: a new, empty cluster);</li>
  *   <li>persistent, the cluster ran, and a claim has no pod: {@link CreateMemberPod} in place; a pod on a claim has
- *   ended: {@link DeletePod} to recreate it (a majority must be back before any member can answer);</li>
+ *   ended or its etcd crash-loops: {@link DeletePod} to recreate it (a majority must be back before any member can
+ *   answer);</li>
  *   <li>only terminating pods: {@link Wait} {@code PodTerminating};</li>
- *   <li>the cluster never ran or a pod is starting (not running, not ended): {@link Wait} {@code MembersStarting};</li>
+ *   <li>the cluster never ran or a pod is starting (not running, not ended, its etcd not crash-looping):
+ *   {@link Wait} {@code MembersStarting};</li>
  *   <li>without claims, every pod has ended: {@link AllMembersLost};</li>
  *   <li>else {@link QuorumLost}: the pods run or have ended, none answers.</li>
  *   </ul></li>
@@ -71,8 +73,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   present: {@link CreateMemberPod} with state {@code existing} (not while a pod of that name is still
  *   terminating: see rule 15). This changes no membership, so it is done even without quorum: it is how quorum
  *   comes back.</li>
- * <li>Persistent, a started member's pod has ended and the member is unhealthy: {@link DeletePod} so that
- *   rule 3 recreates it on its data; also without quorum, for the same reason.</li>
+ * <li>Persistent, a started member's pod has ended or its etcd crash-loops, and the member is unhealthy:
+ *   {@link DeletePod} so that rule 3 recreates it on its data (at the version the cluster runs, which also undoes an
+ *   upgrade to an image that does not start); also without quorum, for the same reason.</li>
  * <li>Healthy voters fewer than a majority of voters, but enough with the first members started together that
  *   are still starting (recorded until they first have a quorum; their pod not ended): {@link Wait}
  *   {@code MembersStarting}. Else
@@ -218,7 +221,7 @@ public final class ClusterPlanner {
                 }
             }
             for (MemberPod p : sortedByName(live)) {
-                if (p.stopped() && claims.contains(p.name())) {
+                if ((p.stopped() || p.crashLooping()) && claims.contains(p.name())) {
                     return new DeletePod(p.name(), DeletePod.POD_STOPPED);
                 }
             }
@@ -232,7 +235,8 @@ public final class ClusterPlanner {
         if (live.isEmpty()) {
             return new Wait(Wait.POD_TERMINATING, "Waiting for pods " + names(o.pods()) + " to finish terminating.");
         }
-        List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped()).toList();
+        List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped() && !p.crashLooping())
+                .toList();
         if (!ran || !starting.isEmpty()) {
             return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods "
                     + names(ran ? starting : live) + " are starting.");
@@ -242,9 +246,12 @@ public final class ClusterPlanner {
                     + " not on claims, and a pod that ended does not start again");
         }
         List<MemberPod> ended = live.stream().filter(MemberPod::stopped).toList();
+        List<MemberPod> failing = live.stream().filter(MemberPod::crashLooping).toList();
         List<MemberPod> running = live.stream().filter(MemberPod::running).toList();
         return QuorumRecoveryPlanner.noMemberAnswers("No etcd member answers although pods " + names(running)
-                + " are running" + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)") + ". The"
+                + " are running" + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)")
+                + (failing.isEmpty() ? "" : " (in pods " + names(failing) + " etcd failed and the kubelet starts it"
+                        + " again after a back-off)") + ". The"
                 + " operator changes nothing: check the pods' logs; if a majority of members is lost for good, restore"
                 + " the cluster from a backup.");
     }
@@ -344,11 +351,11 @@ public final class ClusterPlanner {
                         addedNeverStarted ? CreateMemberPod.STARTING_ADDED_MEMBER : CreateMemberPod.RECREATING_IN_PLACE);
             }
         }
-        // 4. persistent: a pod that ended is deleted so that rule 3 recreates it on its claim; no membership change,
-        // so done without quorum too: it is how quorum comes back
+        // 4. persistent: a pod that ended or whose etcd crash-loops is deleted so that rule 3 recreates it on its
+        // claim; no membership change, so done without quorum too: it is how quorum comes back
         if (o.persistent()) {
             for (Seat s : seats) {
-                if (s.started() && s.pod().isPresent() && s.podStopped() && !s.healthy()
+                if (s.started() && s.pod().isPresent() && s.podFailed() && !s.healthy()
                         && o.claims().contains(s.name())) {
                     return new DeletePod(s.name(), DeletePod.POD_STOPPED);
                 }

@@ -383,15 +383,34 @@ class ClusterPlannerTest {
     }
 
     @Test
-    void aMemberWhoseEtcdCrashLoopsIsLeftToStartAgainInPlaceWithoutQuorumOrOnAClaim() {
+    void aMemberWhoseEtcdCrashLoopsIsLeftToStartAgainInPlaceWithoutQuorumAndIsMadeAgainOnItsClaim() {
         // another voter does not answer either: no membership change can pass; the kubelet starts demo-b again
         ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b").sick("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class,
                 q -> assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.MAY_COME_BACK));
-        // on claims its data is on the claim and the kubelet starts it again there: nothing is removed or deleted
-        ClusterFixture onClaims = running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b");
-        assertThat(plan(onClaims)).isInstanceOfSatisfying(Wait.class,
-                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+        // on claims its pod is made again on its data, at the version the cluster runs (an upgrade to an image that
+        // does not start is undone that way), with or without quorum; nothing is removed
+        for (ClusterFixture onClaims : List.of(running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b"),
+                running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b").sick("demo-c"))) {
+            Step step = plan(onClaims);
+            assertThat(step).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+            onClaims.apply(step);
+            assertThat(plan(onClaims)).isInstanceOfSatisfying(CreateMemberPod.class, c -> {
+                assertThat(c.name()).isEqualTo("demo-b");
+                assertThat(c.reason()).isEqualTo(CreateMemberPod.RECREATING_IN_PLACE);
+            });
+        }
+    }
+
+    @Test
+    void aClusterThatRanWhoseEtcdsAllCrashLoopHasLostQuorumAndIsNotStarting() {
+        ClusterFixture f = running(3, V).podCrashLooping("demo-a").podCrashLooping("demo-b").podCrashLooping("demo-c")
+                .noAnswer();
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+            assertThat(q.message()).contains("in pods demo-a, demo-b, demo-c etcd failed and the kubelet starts it"
+                    + " again after a back-off");
+        });
     }
 
     @Test

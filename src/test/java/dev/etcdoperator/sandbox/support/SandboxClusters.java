@@ -77,7 +77,6 @@ public final class SandboxClusters {
                 .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
     }
 
-    /** The host process id of the pod's first container. */
     /**
      * Loses the member of {@code pod} for good: its pod deleted at once, as when a node is gone and a person forces
      * it; without a claim its data goes with it. (A killed etcd is started again in its pod, on its data.)
@@ -99,6 +98,7 @@ public final class SandboxClusters {
         return now == null || restarts(now) > restarts(killed);
     }
 
+    /** The host process id of the pod's first container. */
     public static long pid(Pod pod) {
         return Long.parseLong(pod.getStatus().getContainerStatuses().get(0).getContainerID()
                 .replace("sandbox://", ""));
