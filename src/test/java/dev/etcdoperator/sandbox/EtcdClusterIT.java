@@ -286,9 +286,7 @@ class EtcdClusterIT {
         assertThat(pods("beta").stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()))
                 .isEqualTo(uids);
         assertThat(Set.copyOf(memberNames("beta"))).isEqualTo(members);
-        String keys = new Etcdctl(endpoints("beta")).run("get", "beta-", "--prefix", "--keys-only").output();
-        Set<String> present = Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty())
-                .collect(Collectors.toSet());
+        Set<String> present = keys("beta", "beta-");
         assertThat(acknowledged).isNotEmpty();
         assertThat(present).containsAll(acknowledged);
         assertThat(events("beta")).extracting(Event::getReason).doesNotContain("MemberReplaced", "MemberRemoved");
@@ -453,7 +451,46 @@ class EtcdClusterIT {
         }
     }
 
+    /**
+     * Every member's etcd killed at once, on emptyDir: no pod ends, each etcd starts again on its data, and the cluster
+     * is back with every acknowledged write (a cluster whose pods all ended would have lost everything).
+     */
+    @Test
+    @Order(14)
+    void everyMembersEtcdKilledAtOnceComesBackWithEveryAcknowledgedWrite() {
+        create("theta", 3, FIRST);
+        awaitConverged("theta", 3);
+        List<Pod> pods = pods("theta");
+        Set<String> uids = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        Set<String> members = Set.copyOf(memberNames("theta"));
+        Set<String> acknowledged;
+        try (ContinuousWriter writer = new ContinuousWriter("theta-", () -> endpointList("theta"))) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 20);
+            pods.forEach(p -> ProcessHandle.of(pid(p)).ifPresent(ProcessHandle::destroyForcibly));
+            await().atMost(CONVERGE).until(() -> pods("theta").stream().allMatch(p -> restarts(p) >= 1));
+            awaitConverged("theta", 3);
+            int before = writer.acknowledgedCount();
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > before + 20);
+            writer.close();
+            acknowledged = writer.acknowledged();
+        }
+        assertThat(pods("theta").stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()))
+                .isEqualTo(uids);
+        assertThat(Set.copyOf(memberNames("theta"))).isEqualTo(members);
+        Set<String> present = keys("theta", "theta-");
+        assertThat(present).containsAll(acknowledged);
+        assertThat(events("theta")).extracting(Event::getReason).doesNotContain("AllMembersLost", "MemberReplaced");
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("theta").delete();
+    }
+
     // ---- helpers ----
+
+    /** The keys under {@code prefix} in the cluster. */
+    static Set<String> keys(String cluster, String prefix) {
+        String keys = new Etcdctl(endpoints(cluster)).run("get", prefix, "--prefix", "--keys-only").output();
+        return Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty())
+                .collect(Collectors.toSet());
+    }
 
     static void create(String name, int size, String version) {
         clusters.create(name, size, version);
@@ -502,9 +539,7 @@ class EtcdClusterIT {
     }
 
     static void assertAllWrittenKeysPresent() {
-        String keys = new Etcdctl(endpoints(NAME)).run("get", "", "--prefix", "--keys-only").output();
-        Set<String> present = Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty())
-                .collect(Collectors.toSet());
+        Set<String> present = keys(NAME, "");
         assertThat(present).containsAll(written);
     }
 

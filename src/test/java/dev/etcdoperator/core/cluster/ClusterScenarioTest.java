@@ -120,8 +120,43 @@ class ClusterScenarioTest {
     }
 
     /**
+     * Without claims, every combination of members whose etcd failed and crash-loops in its pod (the kubelet starts it
+     * again on its data after a back-off), up to all of them: a minority is replaced; a majority is a lost quorum in
+     * which nothing is removed or deleted, and once the kubelet has started them again the same members are back.
+     */
+    @Test
+    void membersWhoseEtcdCrashLoopsWithoutClaimsAreReplacedOnlyWithQuorumElseComeBackInPlace() {
+        for (int n : new int[] {1, 3, 5}) {
+            for (int mask = 1; mask < (1 << n); mask++) {
+                ClusterFixture f = running(n, V);
+                List<String> before = f.memberNames();
+                List<String> failing = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    if ((mask >> i & 1) == 1) {
+                        failing.add(ClusterFixture.name(i));
+                        f.podCrashLooping(ClusterFixture.name(i));
+                    }
+                }
+                List<Step> steps = play(f.settle());
+                String as = n + " members, " + failing + " crash-looping: " + steps;
+                if (failing.size() < ClusterPlanner.majority(n)) {
+                    assertThat(last(steps)).as(as).isInstanceOf(Nothing.class);
+                    assertThat(f.memberNames()).as(as).hasSize(n).doesNotContainAnyElementsOf(failing);
+                    continue;
+                }
+                assertThat(last(steps)).as(as).isInstanceOf(QuorumLost.class);
+                assertThat(steps).as(as).noneMatch(s -> s instanceof RemoveMember || s instanceof DeletePod);
+                failing.forEach(m -> f.pod(m, true, true, V));
+                List<Step> after = play(f.settle());
+                assertThat(last(after)).as(as + ", then " + after).isInstanceOf(Nothing.class);
+                assertThat(f.memberNames()).as(as).isEqualTo(before);
+            }
+        }
+    }
+
+    /**
      * On claims, any outage that leaves the claims: every combination of members whose pods are gone or ended
-     * (pods have {@code restartPolicy: Never}), up to all of them. Each member comes back on its claim with its
+     * (evicted), up to all of them. Each member comes back on its claim with its
      * name and identity; none is removed, added or seeded.
      */
     @Test
