@@ -20,8 +20,10 @@ import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.CertificateValidity;
 import dev.etcdoperator.core.cluster.ClusterHealth;
+import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
+import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
 import dev.etcdoperator.core.cluster.Step;
@@ -252,7 +254,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
             children.checked(key, uid, cluster.getSpec().getSize());
         }
-        restarts.since(key, pods).forEach(r -> events.warning(cluster, REASON_ETCD_RESTARTED, r.describe()));
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();
         try {
@@ -265,6 +266,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     + "cannot be used: " + e.getMessage() + " The operator creates and changes nothing for this "
                     + "cluster until it is fixed.");
         }
+        reportRestarts(cluster, key, pods, observed.observation());
         metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         metrics.observedDatabases(namespace, name, observed.observation().space().quotaBytes(),
                 MemberDatabase.of(observed.observation()));
@@ -368,6 +370,15 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /** When a member pod of the cluster was last created or had a container end; null when not known. */
+    /** Each restart of a member's etcd in its pod, once; the pods of members etcd no longer has are left out. */
+    private void reportRestarts(EtcdCluster cluster, String key, List<Pod> pods, ClusterObservation o) {
+        Optional<Set<String>> members = o.members().map(list -> list.stream().map(EtcdMember::name)
+                .collect(Collectors.toSet()));
+        List<Pod> ofMembers = pods.stream().filter(p -> members.map(m -> m.contains(p.getMetadata().getName()))
+                .orElse(true)).toList();
+        restarts.since(key, ofMembers).forEach(r -> events.warning(cluster, REASON_ETCD_RESTARTED, r.describe()));
+    }
+
     static Instant lastPodChange(List<Pod> pods) {
         Instant newest = null;
         for (Pod pod : pods) {

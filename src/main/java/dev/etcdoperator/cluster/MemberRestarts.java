@@ -14,7 +14,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 /**
  * How often each member pod's etcd was started again in it by the kubelet, as last seen, so that each restart is
  * reported once: a member that comes back by itself changes nothing the operator does, and would otherwise only show
- * in the pod's restart count. A pod first seen (a new pod, or every pod after the operator started) is not reported.
+ * in the pod's restart count. Not reported: a pod first seen (a new pod, or every pod after the operator started: what
+ * happened before is not known), and a restart on another image (an upgrade or a downgrade changes the image of the
+ * container in place, and the kubelet starts it again).
  */
 @ApplicationScoped
 public class MemberRestarts {
@@ -28,12 +30,18 @@ public class MemberRestarts {
         }
     }
 
-    private final Map<String, Map<String, Integer>> byCluster = new ConcurrentHashMap<>();
+    private record Seen(int restarts, String image) {
+    }
 
-    /** The restarts among {@code pods} of the cluster {@code key} (namespace/name) since it was last looked at. */
+    private final Map<String, Map<String, Seen>> byCluster = new ConcurrentHashMap<>();
+
+    /**
+     * The restarts among {@code pods} of the cluster {@code key} (namespace/name) since it was last looked at; give it
+     * the pods of members only (a removed member's etcd ends by itself and is started again until its pod goes).
+     */
     List<Restart> since(String key, List<Pod> pods) {
-        Map<String, Integer> before = byCluster.getOrDefault(key, Map.of());
-        Map<String, Integer> now = new HashMap<>();
+        Map<String, Seen> before = byCluster.getOrDefault(key, Map.of());
+        Map<String, Seen> now = new HashMap<>();
         List<Restart> restarts = new ArrayList<>();
         for (Pod pod : pods) {
             ContainerStatus etcd = etcdStatus(pod);
@@ -42,9 +50,10 @@ public class MemberRestarts {
             }
             String uid = pod.getMetadata().getUid();
             int count = etcd.getRestartCount() == null ? 0 : etcd.getRestartCount();
-            now.put(uid, count);
-            Integer last = before.get(uid);
-            if (last != null && count > last) {
+            String image = etcd.getImage();
+            now.put(uid, new Seen(count, image));
+            Seen last = before.get(uid);
+            if (last != null && count > last.restarts() && java.util.Objects.equals(image, last.image())) {
                 ContainerStateTerminated ended = etcd.getLastState() == null ? null : etcd.getLastState().getTerminated();
                 restarts.add(new Restart(pod.getMetadata().getName(), count,
                         ended == null ? null : ended.getExitCode(), ended == null ? null : ended.getReason()));

@@ -13,12 +13,17 @@ class MemberRestartsTest {
     private static final String KEY = "prod/demo";
 
     private static Pod pod(String name, String uid, Integer restarts, Integer lastExit) {
+        return pod(name, uid, restarts, lastExit, "quay.io/coreos/etcd:v3.5.17");
+    }
+
+    /** {@code image}: the image of the container last started in the pod, as the kubelet reports it. */
+    private static Pod pod(String name, String uid, Integer restarts, Integer lastExit, String image) {
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withUid(uid).endMetadata();
         if (restarts == null) {
             return pod.build();
         }
         return pod.withNewStatus().addNewContainerStatus().withName(ClusterResources.ETCD_CONTAINER)
-                .withRestartCount(restarts).withNewLastState()
+                .withImage(image).withRestartCount(restarts).withNewLastState()
                 .withTerminated(lastExit == null ? null : new io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder()
                         .withExitCode(lastExit).withReason("Error").build())
                 .endLastState().endContainerStatus().endStatus().build();
@@ -39,6 +44,18 @@ class MemberRestartsTest {
         assertThat(restarts.since(KEY, List.of(pod("demo-b", "u2", 2, 1)))).isEmpty();
         assertThat(restarts.since(KEY, List.of(pod("demo-b", "u2", 4, 1)))).extracting(MemberRestarts.Restart::restarts)
                 .containsExactly(4);
+    }
+
+    @Test
+    void aRestartOnAnotherImageIsAnUpgradeNotAFailure() {
+        MemberRestarts restarts = new MemberRestarts();
+        restarts.since(KEY, List.of(pod("demo-a", "u1", 0, null, "quay.io/coreos/etcd:v3.5.17")));
+        // the image changed in place: the kubelet stopped the old etcd and started the new one
+        assertThat(restarts.since(KEY, List.of(pod("demo-a", "u1", 1, 143, "quay.io/coreos/etcd:v3.6.16"))))
+                .isEmpty();
+        // then it fails on the new image
+        assertThat(restarts.since(KEY, List.of(pod("demo-a", "u1", 2, 2, "quay.io/coreos/etcd:v3.6.16"))))
+                .extracting(MemberRestarts.Restart::exitCode).containsExactly(2);
     }
 
     @Test

@@ -74,8 +74,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   terminating: see rule 15). This changes no membership, so it is done even without quorum: it is how quorum
  *   comes back.</li>
  * <li>Persistent, a started member's pod has ended or its etcd crash-loops, and the member is unhealthy:
- *   {@link DeletePod} so that rule 3 recreates it on its data (at the version the cluster runs, which also undoes an
- *   upgrade to an image that does not start); also without quorum, for the same reason.</li>
+ *   {@link DeletePod} so that rule 3 recreates it on its data (at the version the cluster runs); also without
+ *   quorum, for the same reason.</li>
  * <li>Healthy voters fewer than a majority of voters, but enough with the first members started together that
  *   are still starting (recorded until they first have a quorum; their pod not ended): {@link Wait}
  *   {@code MembersStarting}. Else

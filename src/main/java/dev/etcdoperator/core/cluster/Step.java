@@ -170,7 +170,10 @@ public sealed interface Step {
     record DeletePod(String name, String reason) implements Step {
         /** The pod belongs to no etcd member. */
         public static final String NOT_A_MEMBER = "NotAMember";
-        /** The member's pod stopped running; its data is on a claim, so the pod is recreated in place. */
+        /**
+         * The member's pod ended, or its etcd keeps failing in it; its data is on a claim, so the pod is recreated in
+         * place.
+         */
         public static final String POD_STOPPED = "MemberPodStopped";
         /** The pod of a quorum recovery's member ended before it ran: it is created again. */
         public static final String RECOVERY_MEMBER_FAILED = "RecoveryMemberFailed";
@@ -185,7 +188,8 @@ public sealed interface Step {
                         + " it ran (see its init containers' logs), to create it again.";
                 case FIRST_MEMBER_FAILED -> "Deleting pod " + name + " of a first member, which ended before its etcd"
                         + " started (see its init containers' logs and Events), to create it again.";
-                default -> "Deleting stopped pod " + name + " to recreate it on its data claim.";
+                default -> "Deleting pod " + name + ", which ended or whose etcd keeps failing, to recreate it on"
+                        + " its data claim.";
             };
         }
     }

@@ -388,8 +388,8 @@ class ClusterPlannerTest {
         ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b").sick("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class,
                 q -> assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.MAY_COME_BACK));
-        // on claims its pod is made again on its data, at the version the cluster runs (an upgrade to an image that
-        // does not start is undone that way), with or without quorum; nothing is removed
+        // on claims its pod is made again on its data, at the version the cluster runs, with or without quorum;
+        // nothing is removed
         for (ClusterFixture onClaims : List.of(running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b"),
                 running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b").sick("demo-c"))) {
             Step step = plan(onClaims);

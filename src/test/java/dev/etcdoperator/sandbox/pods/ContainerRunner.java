@@ -34,6 +34,8 @@ final class ContainerRunner {
 
     private ContainerProcess process;
     private ContainerLauncher launcher;
+    /** The image of the process last started: the kubelet reports that one, not the spec's, until it restarts. */
+    private String startedImage;
     private boolean probesStarted;
     private ProbeRunner readiness;
     private ProbeRunner liveness;
@@ -182,6 +184,7 @@ final class ContainerRunner {
     private void start(ContainerLauncher launcher, Instant now) {
         try {
             process = launcher.launch(spec);
+            startedImage = spec.getImage();
         } catch (NotEmulatedException e) {
             if (RETRIED_REASONS.contains(e.reason())) {
                 nextStart = now.plusSeconds(1);
@@ -291,8 +294,9 @@ final class ContainerRunner {
     }
 
     ContainerStatus status() {
-        return new ContainerStatusBuilder().withName(name()).withImage(spec.getImage())
-                .withImageID("sandbox://" + spec.getImage())
+        String image = startedImage == null ? spec.getImage() : startedImage;
+        return new ContainerStatusBuilder().withName(name()).withImage(image)
+                .withImageID("sandbox://" + image)
                 .withContainerID(process == null ? null : containerId(process))
                 .withState(state).withLastState(lastState == null ? new ContainerState() : lastState)
                 .withReady(!init ? ready() : succeeded()).withStarted(init ? null : started())
