@@ -324,11 +324,8 @@ final class ClusterObserver {
 
     /** The etcd container failed and waits out the kubelet's back-off before it starts again in the same pod. */
     static boolean etcdCrashLooping(Pod pod) {
-        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
-        return statuses != null && statuses.stream()
-                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName()))
-                .anyMatch(s -> s.getState() != null && s.getState().getWaiting() != null
-                        && CRASH_LOOP_BACK_OFF.equals(s.getState().getWaiting().getReason()));
+        return etcdStatus(pod).filter(s -> s.getState() != null && s.getState().getWaiting() != null
+                && CRASH_LOOP_BACK_OFF.equals(s.getState().getWaiting().getReason())).isPresent();
     }
 
     private static Instant instant(String timestamp) {
@@ -351,19 +348,20 @@ final class ClusterObserver {
 
     /** The etcd container runs, or ended after it had started (a container that never started has no start time). */
     static boolean etcdStarted(Pod pod) {
-        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
-        return statuses != null && statuses.stream()
-                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName()))
-                .anyMatch(s -> s.getState() != null && (s.getState().getRunning() != null
-                        || s.getState().getTerminated() != null && s.getState().getTerminated().getStartedAt() != null)
-                        || s.getLastState() != null && s.getLastState().getTerminated() != null);
+        return etcdStatus(pod).filter(s -> s.getState() != null && (s.getState().getRunning() != null
+                || s.getState().getTerminated() != null && s.getState().getTerminated().getStartedAt() != null)
+                || s.getLastState() != null && s.getLastState().getTerminated() != null).isPresent();
     }
 
     private static boolean containerRunning(Pod pod) {
-        List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
-        return statuses != null && statuses.stream()
-                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName()))
-                .anyMatch(s -> s.getState() != null && s.getState().getRunning() != null);
+        return etcdStatus(pod).filter(s -> s.getState() != null && s.getState().getRunning() != null).isPresent();
+    }
+
+    /** The status of the pod's etcd container, once the node reported one. */
+    static Optional<ContainerStatus> etcdStatus(Pod pod) {
+        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
+        return statuses == null ? Optional.empty() : statuses.stream()
+                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName())).findFirst();
     }
 
     static Set<String> names(List<Pod> pods) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -24,7 +25,8 @@ public class MemberRestarts {
     /** The etcd of {@code pod} was started again; {@code restarts} in all, the last end as the kubelet reported it. */
     record Restart(String pod, int restarts, Integer exitCode, String reason) {
         String describe() {
-            String how = exitCode == null ? "" : " (exit code " + exitCode + (reason == null ? "" : ", " + reason) + ")";
+            String how = exitCode == null ? ""
+                    : " (exit code " + exitCode + (reason == null ? "" : ", " + reason) + ")";
             return "The etcd of member " + pod + " ended" + how + " and the kubelet started it again in its pod, on its"
                     + " data (" + restarts + (restarts == 1 ? " restart" : " restarts") + " of this pod).";
         }
@@ -44,7 +46,7 @@ public class MemberRestarts {
         Map<String, Seen> now = new HashMap<>();
         List<Restart> restarts = new ArrayList<>();
         for (Pod pod : pods) {
-            ContainerStatus etcd = etcdStatus(pod);
+            ContainerStatus etcd = ClusterObserver.etcdStatus(pod).orElse(null);
             if (etcd == null) {
                 continue;
             }
@@ -53,8 +55,9 @@ public class MemberRestarts {
             String image = etcd.getImage();
             now.put(uid, new Seen(count, image));
             Seen last = before.get(uid);
-            if (last != null && count > last.restarts() && java.util.Objects.equals(image, last.image())) {
-                ContainerStateTerminated ended = etcd.getLastState() == null ? null : etcd.getLastState().getTerminated();
+            if (last != null && count > last.restarts() && Objects.equals(image, last.image())) {
+                ContainerStateTerminated ended = etcd.getLastState() == null ? null
+                        : etcd.getLastState().getTerminated();
                 restarts.add(new Restart(pod.getMetadata().getName(), count,
                         ended == null ? null : ended.getExitCode(), ended == null ? null : ended.getReason()));
             }
@@ -65,13 +68,5 @@ public class MemberRestarts {
 
     void forget(String key) {
         byCluster.remove(key);
-    }
-
-    private static ContainerStatus etcdStatus(Pod pod) {
-        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
-            return null;
-        }
-        return pod.getStatus().getContainerStatuses().stream()
-                .filter(s -> ClusterResources.ETCD_CONTAINER.equals(s.getName())).findFirst().orElse(null);
     }
 }

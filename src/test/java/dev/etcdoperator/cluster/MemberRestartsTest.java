@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
+import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
@@ -24,8 +25,8 @@ class MemberRestartsTest {
         }
         return pod.withNewStatus().addNewContainerStatus().withName(ClusterResources.ETCD_CONTAINER)
                 .withImage(image).withRestartCount(restarts).withNewLastState()
-                .withTerminated(lastExit == null ? null : new io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder()
-                        .withExitCode(lastExit).withReason("Error").build())
+                .withTerminated(lastExit == null ? null
+                        : new ContainerStateTerminatedBuilder().withExitCode(lastExit).withReason("Error").build())
                 .endLastState().endContainerStatus().endStatus().build();
     }
 

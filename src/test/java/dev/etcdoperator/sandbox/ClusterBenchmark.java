@@ -196,8 +196,9 @@ class ClusterBenchmark {
         if (now == null || !now.getMetadata().getUid().equals(killed.getMetadata().getUid())) {
             return s.getMemberDetails().stream().noneMatch(m -> m.getName().equals(killed.getMetadata().getName()));
         }
-        return SandboxClusters.restarts(now) > SandboxClusters.restarts(killed) && now.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        return SandboxClusters.restarts(now) > SandboxClusters.restarts(killed)
+                && now.getStatus().getConditions().stream()
+                        .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
 

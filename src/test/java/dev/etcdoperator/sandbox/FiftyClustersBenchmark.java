@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
  * operator has been left alone for a while, the operator process is read from {@code /proc}: resident memory, CPU
  * time over a fixed window, threads (by name), established TCP connections to etcd's client port; and the reconciles
  * it started meanwhile. The 3-member cluster's heal after its newest member is lost (its pod deleted at once: a killed
- * etcd would start again in its pod, with nothing for the operator to do) is timed alone, beside the 49 others, and alone again once they are deleted. Not a test: it reports figures
- * (target/benchmarks/fifty-clusters.txt) and only fails when something does not converge at all. Run with
+ * etcd would start again in its pod, with nothing for the operator to do) is timed alone, beside the 49 others, and
+ * alone again once they are deleted. Not a test: it reports figures (target/benchmarks/fifty-clusters.txt) and only
+ * fails when something does not converge at all. Run with
  * {@code ./mvnw -B verify -Pbenchmarks -Dit.test=FiftyClustersBenchmark}.
  */
 class FiftyClustersBenchmark {
@@ -297,8 +298,8 @@ class FiftyClustersBenchmark {
                     totals.stream().map(d -> String.format(Locale.ROOT, "%.2f", d)).toList(), median / alone));
         }
         r.append("\nwhere the heal's time went, seconds after the deletion (medians): the old pod's container reported"
-                + " ended by the node agent, the old pod marked for deletion, the new pod created by the operator (learner added), its container"
-                + " running, its pod ready, the cluster healthy in the status\n");
+                + " ended by the node agent, the old pod marked for deletion, the new pod created by the operator"
+                + " (learner added), its container running, its pod ready, the cluster healthy in the status\n");
         for (Map.Entry<String, List<Heal>> e : heals.entrySet()) {
             List<Heal> h = e.getValue();
             r.append(String.format(Locale.ROOT, "  %-48s ended %5.2f  deleting %5.2f  created %5.2f  running %5.2f  ready %5.2f"

@@ -37,10 +37,11 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * are the members that are not learners; quorum is a majority ({@code n/2+1}) of voters. A removal is
  * <em>safe</em> when it is a learner's, or when the healthy voters left are still a majority of the voters left.
  * A member is <em>dead</em> when it started and its pod is gone, has ended or its etcd container crash-loops in it
- * (non-persistent), when its pod and its claim are both gone (persistent), or when it never started and its peer URL is not one of ours. A
- * member is <em>away</em> when it is persistent, started, and its pod is gone but still terminating (a lost node):
- * it is recreated on its claim once that pod is gone, and blocks nothing else meanwhile. The cluster <em>ran</em>
- * once a member answered ({@code status.currentVersion} is set): a cluster that ran is never seeded again by itself.
+ * (non-persistent), when its pod and its claim are both gone (persistent), or when it never started and its peer
+ * URL is not one of ours. A member is <em>away</em> when it is persistent, started, and its pod is gone but still
+ * terminating (a lost node): it is recreated on its claim once that pod is gone, and blocks nothing else meanwhile.
+ * The cluster <em>ran</em> once a member answered ({@code status.currentVersion} is set): a cluster that ran is never
+ * seeded again by itself.
  *
  * <p>The first rule that applies wins:
  * <ol>

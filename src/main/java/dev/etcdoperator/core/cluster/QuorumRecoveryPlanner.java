@@ -140,7 +140,8 @@ public final class QuorumRecoveryPlanner {
             List<String> away = survivors.stream().filter(s -> !s.healthy()).map(QuorumRecoveryPlanner::label).toList();
             return new QuorumLost(lostMessage, MAY_COME_BACK, "Quorum is lost, but members " + String.join(", ", away)
                     + " may come back (their pods run, start, start their etcd again or terminate, or their data is on"
-                    + " claims): " + survivors.size() + " of " + voters.size() + " voting members are not lost for good, and etcd"
+                    + " claims): " + survivors.size() + " of " + voters.size() + " voting members are not lost for"
+                    + " good, and etcd"
                     + " needs " + majority + ". The operator waits for them and recovers nothing.");
         }
         String lostNames = String.join(", ", lost.stream().map(QuorumRecoveryPlanner::label).toList());

@@ -161,7 +161,8 @@ public sealed interface Step {
         public String describe() {
             return DEAD_MEMBER.equals(reason)
                     ? "Removing dead member " + name + " (" + Long.toHexString(id) + ")"
-                            + (deleteFailedPod ? " and deleting its failed pod" : "") + "; a fresh member replaces it next."
+                            + (deleteFailedPod ? " and deleting its failed pod" : "")
+                            + "; a fresh member replaces it next."
                     : "Removing member " + name + " (" + Long.toHexString(id) + ") to scale down.";
         }
     }
