@@ -265,37 +265,12 @@ class EtcdClusterIT {
         create("beta", 3, FIRST);
         awaitConverged("beta", 3);
         List<Pod> pods = pods("beta");
-        Set<String> uids = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-        Set<String> members = Set.copyOf(memberNames("beta"));
         String leader = status("beta").getMemberDetails().stream().filter(m -> Boolean.TRUE.equals(m.getLeader()))
                 .map(MemberDetail::getName).findFirst().orElseThrow();
-        List<Pod> victims = List.of(
+        // the leader and a follower: no quorum is left until the kubelet starts them again in their pods
+        killAndAwaitBackInPlace("beta", List.of(
                 pods.stream().filter(p -> p.getMetadata().getName().equals(leader)).findFirst().orElseThrow(),
-                pods.stream().filter(p -> !p.getMetadata().getName().equals(leader)).findFirst().orElseThrow());
-        Set<String> acknowledged;
-        try (ContinuousWriter writer = new ContinuousWriter("beta-", () -> endpointList("beta"))) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 20);
-            // the leader and a follower: no quorum is left until the kubelet starts them again in their pods
-            for (Pod victim : victims) {
-                ProcessHandle.of(pid(victim)).ifPresent(ProcessHandle::destroyForcibly);
-            }
-            for (Pod victim : victims) {
-                await().atMost(CONVERGE).until(() -> pod("beta", victim.getMetadata().getName()),
-                        p -> p != null && restarts(p) >= 1);
-            }
-            awaitConverged("beta", 3);
-            int before = writer.acknowledgedCount();
-            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > before + 20);
-            writer.close();
-            acknowledged = writer.acknowledged();
-        }
-        // nothing was removed, replaced or made again: the same pods and members, every write there
-        assertThat(pods("beta").stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()))
-                .isEqualTo(uids);
-        assertThat(Set.copyOf(memberNames("beta"))).isEqualTo(members);
-        Set<String> present = keys("beta", "beta-");
-        assertThat(acknowledged).isNotEmpty();
-        assertThat(present).containsAll(acknowledged);
+                pods.stream().filter(p -> !p.getMetadata().getName().equals(leader)).findFirst().orElseThrow()));
         assertThat(events("beta")).extracting(Event::getReason).doesNotContain("MemberReplaced", "MemberRemoved");
     }
 
@@ -467,30 +442,41 @@ class EtcdClusterIT {
     void everyMembersEtcdKilledAtOnceComesBackWithEveryAcknowledgedWrite() {
         create("theta", 3, FIRST);
         awaitConverged("theta", 3);
-        List<Pod> pods = pods("theta");
-        Set<String> uids = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-        Set<String> members = Set.copyOf(memberNames("theta"));
-        Set<String> acknowledged;
-        try (ContinuousWriter writer = new ContinuousWriter("theta-", () -> endpointList("theta"))) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 20);
-            pods.forEach(p -> ProcessHandle.of(pid(p)).ifPresent(ProcessHandle::destroyForcibly));
-            await().atMost(CONVERGE).until(() -> pods("theta").stream().allMatch(p -> restarts(p) >= 1));
-            awaitConverged("theta", 3);
-            int before = writer.acknowledgedCount();
-            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > before + 20);
-            writer.close();
-            acknowledged = writer.acknowledged();
-        }
-        assertThat(pods("theta").stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()))
-                .isEqualTo(uids);
-        assertThat(Set.copyOf(memberNames("theta"))).isEqualTo(members);
-        Set<String> present = keys("theta", "theta-");
-        assertThat(present).containsAll(acknowledged);
+        killAndAwaitBackInPlace("theta", pods("theta"));
         assertThat(events("theta")).extracting(Event::getReason).doesNotContain("AllMembersLost", "MemberReplaced");
         client().resources(EtcdCluster.class).inNamespace(NS).withName("theta").delete();
     }
 
     // ---- helpers ----
+
+    /**
+     * Under a writer, kills the etcd of each of {@code victims} at once and waits until the kubelet has started each
+     * again and the cluster has converged; then nothing was removed, replaced or made again (the same pods and
+     * members) and every acknowledged write is there.
+     */
+    static void killAndAwaitBackInPlace(String cluster, List<Pod> victims) {
+        Set<String> uids = pods(cluster).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        Set<String> members = Set.copyOf(memberNames(cluster));
+        Set<String> acknowledged;
+        try (ContinuousWriter writer = new ContinuousWriter(cluster + "-", () -> endpointList(cluster))) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 20);
+            victims.forEach(p -> ProcessHandle.of(pid(p)).ifPresent(ProcessHandle::destroyForcibly));
+            for (Pod victim : victims) {
+                await().atMost(CONVERGE).until(() -> pod(cluster, victim.getMetadata().getName()),
+                        p -> p != null && restarts(p) >= 1);
+            }
+            awaitConverged(cluster, 3);
+            int before = writer.acknowledgedCount();
+            await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > before + 20);
+            writer.close();
+            acknowledged = writer.acknowledged();
+        }
+        assertThat(pods(cluster).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()))
+                .isEqualTo(uids);
+        assertThat(Set.copyOf(memberNames(cluster))).isEqualTo(members);
+        assertThat(acknowledged).isNotEmpty();
+        assertThat(keys(cluster, cluster + "-")).containsAll(acknowledged);
+    }
 
     /** The keys under {@code prefix} in the cluster. */
     static Set<String> keys(String cluster, String prefix) {
