@@ -75,13 +75,24 @@ final class ClusterActuator {
             Member added = etcd.addMember(add.peerUrl(), true);
             pods.create(add.name(), add.version(), Step.STATE_EXISTING,
                     initialCluster(naming, withMember(etcd.members(), added)), Optional.empty());
-            events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner.");
+            events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner"
+                    + (add.replaces() == null ? "." : ", to replace member " + add.replaces()
+                            + ", whose pod does not start etcd again when it ends."));
         } else if (step instanceof Step.CreateMemberPod pod) {
             // the member list read in this reconcile, or, when no member answered (every pod of a cluster on
             // claims gone), the members the claims name: a member restarting on its data needs no answer
             if (pods.create(pod.name(), pod.version(), pod.state(), o.initialCluster(), Optional.empty())) {
                 events.normal(cluster, pod.reason(), pod.describe());
             }
+        } else if (step instanceof Step.MoveLeader move) {
+            EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to move the leadership"));
+            String url = clientUrlByPod.get(move.from());
+            if (url == null) {
+                throw new IllegalStateException("member " + move.from() + " has no address");
+            }
+            etcd.moveLeader(url, move.toId());
+            events.normal(cluster, "LeaderMoved", "Moved the leadership from member " + move.from() + " to member "
+                    + move.to() + ", before " + move.from() + " is removed.");
         } else if (step instanceof Step.PromoteLearner promote) {
             admin.orElseThrow().promote(promote.id());
             events.normal(cluster, "MemberPromoted", "Promoted " + promote.name() + " to a voting member.");

@@ -319,7 +319,8 @@ final class ClusterObserver {
         String deletion = pod.getMetadata().getDeletionTimestamp();
         return new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
                 ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod),
-                !stopped && deletion == null && etcdCrashLooping(pod));
+                !stopped && deletion == null && etcdCrashLooping(pod),
+                ClusterResources.RUNS_ONCE.equals(pod.getSpec().getRestartPolicy()));
     }
 
     /** The etcd container failed and waits out the kubelet's back-off before it starts again in the same pod. */

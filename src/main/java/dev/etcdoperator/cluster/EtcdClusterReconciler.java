@@ -245,14 +245,15 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             // its etcd would be behind this cluster's Services (they select by label) and answer for it
             return waitForEarlierCluster(cluster, change, earlierPod.get());
         }
-        if (!paused && (serviceMissing || children.due(key, uid, cluster.getSpec().getSize()))) {
-            Optional<String> earlier = ensureServices(cluster);
+        int budgetSize = budgetSize(cluster);
+        if (!paused && (serviceMissing || children.due(key, uid, budgetSize))) {
+            Optional<String> earlier = ensureServices(cluster, budgetSize);
             if (earlier.isPresent()) {
                 // its deletion would take the members' DNS names with it: a member started now could not find the
                 // others (a joining etcd gives up at once); the garbage collector deletes it, then it is made anew
                 return waitForEarlierCluster(cluster, change, "Service " + earlier.get());
             }
-            children.checked(key, uid, cluster.getSpec().getSize());
+            children.checked(key, uid, budgetSize);
         }
         ClusterObserver.Observed observed;
         long observing = System.nanoTime();
@@ -578,7 +579,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * @return the name of a Service that an earlier EtcdCluster of the same name owns (deleted, its Services not yet
      *         collected), when there is one: nothing else is done then
      */
-    private Optional<String> ensureServices(EtcdCluster cluster) {
+    /**
+     * The members the PodDisruptionBudget keeps a majority of: {@code spec.size}, or the members the status counts
+     * when there are more (growing, shrinking, or one added to replace a member whose pod runs once).
+     */
+    static int budgetSize(EtcdCluster cluster) {
+        Integer members = cluster.getStatus() == null ? null : cluster.getStatus().getSize();
+        return Math.max(cluster.getSpec().getSize(), members == null ? 0 : members);
+    }
+
+    private Optional<String> ensureServices(EtcdCluster cluster, int budgetSize) {
         String ns = cluster.getMetadata().getNamespace();
         for (Service service : List.of(ClusterResources.clientService(cluster), ClusterResources.peerService(cluster))) {
             Service existing = client.services().inNamespace(ns).withName(service.getMetadata().getName()).get();
@@ -589,7 +599,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 return Optional.of(existing.getMetadata().getName());
             }
         }
-        PodDisruptionBudget wanted = ClusterResources.disruptionBudget(cluster, cluster.getSpec().getSize());
+        PodDisruptionBudget wanted = ClusterResources.disruptionBudget(cluster, budgetSize);
         PodDisruptionBudget existing = client.policy().v1().podDisruptionBudget().inNamespace(ns)
                 .withName(wanted.getMetadata().getName()).get();
         if (existing == null) {

@@ -66,6 +66,12 @@ public interface EtcdAdmin extends AutoCloseable {
     void defragment(String clientUrl);
 
     /**
+     * Hands the leadership to the voting member {@code targetId}; asked of the leader at {@code leaderClientUrl}
+     * (another member refuses: etcd answers "not leader"). Returns once the target leads.
+     */
+    void moveLeader(String leaderClientUrl, long targetId);
+
+    /**
      * Enables etcd's downgrade of the cluster to {@code targetVersion} ({@code major.minor.0}, one minor below the
      * cluster's; etcd 3.6 and later): the cluster version drops to it at once, and each member then rewrites its data
      * in that version's format, after which its binary can be replaced by the older one. Answers the cluster version

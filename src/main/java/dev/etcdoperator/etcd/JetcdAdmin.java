@@ -14,6 +14,7 @@ import io.etcd.jetcd.api.MemberAddRequest;
 import io.etcd.jetcd.api.MemberListRequest;
 import io.etcd.jetcd.api.MemberListResponse;
 import io.etcd.jetcd.api.MemberRemoveRequest;
+import io.etcd.jetcd.api.MoveLeaderRequest;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcd.jetcd.api.StatusRequest;
 import io.etcd.jetcd.api.StatusResponse;
@@ -249,6 +250,14 @@ public final class JetcdAdmin implements EtcdAdmin {
     public void defragment(String clientUrl) {
         onMember("defragment", clientUrl, options.reconfigurationDeadline(), (channel, deadline) -> MaintenanceGrpc
                 .newBlockingStub(channel).withDeadline(deadline).defragment(DefragmentRequest.getDefaultInstance()));
+    }
+
+    @Override
+    public void moveLeader(String leaderClientUrl, long targetId) {
+        MoveLeaderRequest request = MoveLeaderRequest.newBuilder().setTargetID(targetId).build();
+        onMember("move leadership to " + Long.toHexString(targetId), leaderClientUrl, options.reconfigurationDeadline(),
+                (channel, deadline) -> MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
+                        .moveLeader(request));
     }
 
     private static String alarmType(AlarmMember alarm) {

@@ -175,7 +175,7 @@ public class ClusterMetrics {
         } else if (step instanceof Step.CreateInitialMembers initial) {
             counter(ADDITIONS, new Key(namespace, cluster).tags()).increment(initial.names().size());
         } else if (step instanceof Step.RemoveMember remove) {
-            counter = Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? REPLACEMENTS : REMOVALS;
+            counter = Step.RemoveMember.SCALE_DOWN.equals(remove.reason()) ? REMOVALS : REPLACEMENTS;
         } else if (step instanceof Step.UpgradeMember || step instanceof Step.DowngradeMember) {
             counter = UPGRADES;
         } else if (step instanceof Step.CompactKeyspace) {

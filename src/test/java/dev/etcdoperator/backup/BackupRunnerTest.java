@@ -394,6 +394,11 @@ class BackupRunnerTest {
         }
 
         @Override
+        public void moveLeader(String leaderClientUrl, long targetId) {
+            throw new UnsupportedOperationException("a backup moves no leadership");
+        }
+
+        @Override
         public long revision(String clientUrl) {
             called("revision");
             return revision;

@@ -164,6 +164,19 @@ class ClusterObserverTest {
         assertThat(ClusterObserver.memberPod(deleted).crashLooping()).isFalse();
     }
 
+    @Test
+    void aPodWhoseRestartPolicyIsNeverRunsOnce() {
+        Pod never = pod("Running", "{running: {startedAt: '2026-01-01T00:00:00Z'}}");
+        never.getSpec().setRestartPolicy("Never");
+        assertThat(ClusterObserver.memberPod(never).runsOnce()).isTrue();
+        // Always, and the API server's default (Always) when a pod says nothing
+        Pod always = pod("Running", "{running: {startedAt: '2026-01-01T00:00:00Z'}}");
+        always.getSpec().setRestartPolicy("Always");
+        assertThat(ClusterObserver.memberPod(always).runsOnce()).isFalse();
+        assertThat(ClusterObserver.memberPod(pod("Running", "{running: {startedAt: '2026-01-01T00:00:00Z'}}"))
+                .runsOnce()).isFalse();
+    }
+
     private static boolean startsFromSeed(String spec) {
         return ClusterObserver.startsFromSeed(demo(spec));
     }

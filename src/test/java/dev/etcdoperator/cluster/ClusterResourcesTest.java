@@ -117,6 +117,25 @@ class ClusterResourcesTest {
         assertThat(ClusterResources.disruptionBudget(c, 5).getSpec().getMinAvailable().getIntVal()).isEqualTo(3);
     }
 
+    @Test
+    void theDisruptionBudgetKeepsAMajorityOfTheMembersWhenThereAreMoreThanTheSize() {
+        EtcdCluster c = new EtcdCluster();
+        c.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("example").withNamespace("prod")
+                .build());
+        c.setSpec(new dev.etcdoperator.api.v1beta2.EtcdClusterSpec());
+        c.getSpec().setSize(1);
+        assertThat(EtcdClusterReconciler.budgetSize(c)).isEqualTo(1);
+        // one member added to replace a seed whose pod runs once: two voters, both needed
+        c.setStatus(new dev.etcdoperator.api.v1beta2.EtcdClusterStatus());
+        c.getStatus().setSize(2);
+        assertThat(EtcdClusterReconciler.budgetSize(c)).isEqualTo(2);
+        assertThat(ClusterResources.disruptionBudget(c, EtcdClusterReconciler.budgetSize(c)).getSpec()
+                .getMinAvailable().getIntVal()).isEqualTo(2);
+        // growing: the size it grows to
+        c.getSpec().setSize(5);
+        assertThat(EtcdClusterReconciler.budgetSize(c)).isEqualTo(5);
+    }
+
     private static final String TLS_SPEC = """
             size: 3
             TLS:

@@ -68,12 +68,15 @@ class ClusterMetricsTest {
         metrics.acted("ns", "a", new Step.PromoteLearner(2, "a-2"));
         metrics.acted("ns", "a", new Step.RemoveMember(2, "a-2", Step.RemoveMember.SCALE_DOWN));
         metrics.acted("ns", "a", new Step.RemoveMember(1, "a-1", Step.RemoveMember.DEAD_MEMBER));
+        metrics.acted("ns", "a", new Step.MoveLeader(3, "a-3", 4, "a-4"));
+        metrics.acted("ns", "a", new Step.RemoveMember(3, "a-3", Step.RemoveMember.RUNS_ONCE));
         metrics.acted("ns", "a", new Step.UpgradeMember("a-3", "3.5.17", "3.5.18"));
         metrics.acted("ns", "a", new Step.DeletePod("a-1", Step.DeletePod.NOT_A_MEMBER));
         metrics.acted("ns", "a", new Step.Wait(Step.Wait.MEMBER_STARTING, "waiting"));
         assertThat(counter(ClusterMetrics.ADDITIONS, "a")).isEqualTo(2);
         assertThat(counter(ClusterMetrics.REMOVALS, "a")).isEqualTo(1);
-        assertThat(counter(ClusterMetrics.REPLACEMENTS, "a")).isEqualTo(1);
+        // a dead member, and one whose pod runs once, were replaced
+        assertThat(counter(ClusterMetrics.REPLACEMENTS, "a")).isEqualTo(2);
         assertThat(counter(ClusterMetrics.UPGRADES, "a")).isEqualTo(1);
     }
 

@@ -112,6 +112,11 @@ class EtcdRestoreIT {
         EtcdCluster restored = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
         assertThat(restored.getMetadata().getAnnotations()).containsEntry("etcd.database.coreos.com/restored-by", "r1");
         assertThat(restored.getSpec().getSize()).isEqualTo(3);
+        // its seed runs once; the two members that joined it restart in place, a majority: the seed stays
+        assertThat(clusters.pods(CLUSTER)).filteredOn(p -> "Never".equals(p.getSpec().getRestartPolicy()))
+                .singleElement().satisfies(p -> assertThat(p.getMetadata().getName())
+                        .isEqualTo(clusters.status(CLUSTER).getSeedMember()));
+        assertThat(reasons(CLUSTER)).doesNotContain("LeaderMoved");
         assertThat(status.getBackupETag()).isNotBlank();
         assertThat(status.getVerifiedSpec().getS3().getPath()).isEqualTo(BUCKET + "/alpha/b1.db");
         await().atMost(WITHIN).untilAsserted(() -> assertThat(client().secrets().inNamespace(NS)
@@ -364,6 +369,61 @@ class EtcdRestoreIT {
         restore("after-quorum-loss", latest);
         awaitRestored("after-quorum-loss");
         assertThat(dump()).isEqualTo(expected);
+    }
+
+    /**
+     * A restored cluster's seed restores the snapshot in its init containers once, and its pod does not start etcd
+     * again: in a cluster of one the operator replaces it by a member whose pod does (moving the leadership to it
+     * first). The cluster then keeps its data when its etcd is killed.
+     */
+    @Test
+    @Order(11)
+    void aRestoredClusterOfOneKeepsItsDataWhenItsEtcdIsKilled() {
+        clusters.create("solo", 1, "3.6.16");
+        clusters.awaitConverged("solo", 1);
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints("solo"));
+        for (int i = 0; i < 10; i++) {
+            etcdctl.put("solo-" + i, "value-" + i);
+        }
+        String path = BUCKET + "/solo/s1.db";
+        applyBackup("solo-backup", """
+                etcdCluster: {name: solo}
+                s3: {path: %s, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(path, sandbox.s3().endpoint()));
+        backups.awaitSucceeded("solo-backup");
+        apply("solo-restore", "solo", path);
+        await().atMost(WITHIN).until(() -> restoreStatus("solo-restore").getSucceeded() == Boolean.TRUE);
+        String seed = clusters.status("solo").getSeedMember();
+
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(clusters.pods("solo")).singleElement()
+                .satisfies(p -> assertThat(p.getSpec().getRestartPolicy()).isEqualTo("Always")));
+        clusters.awaitConverged("solo", 1);
+        Pod member = clusters.pods("solo").get(0);
+        assertThat(member.getMetadata().getName()).isNotEqualTo(seed);
+        assertThat(clusters.events("solo")).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("MemberAdded");
+            assertThat(e.getMessage()).contains("to replace member " + seed);
+        }).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("LeaderMoved");
+            assertThat(e.getMessage()).contains("from member " + seed);
+        }).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("MemberRemoved");
+            assertThat(e.getMessage()).contains(seed, "a member whose pod does has been added in its place");
+        });
+        assertThat(keys("solo")).hasSize(10);
+
+        ProcessHandle.of(SandboxClusters.pid(member)).ifPresent(ProcessHandle::destroyForcibly);
+        await().atMost(WITHIN).until(() -> clusters.pods("solo"), pods -> pods.size() == 1
+                && pods.get(0).getMetadata().getUid().equals(member.getMetadata().getUid())
+                && SandboxClusters.restarts(pods.get(0)) >= 1);
+        clusters.awaitConverged("solo", 1);
+        assertThat(keys("solo")).as("the restored data, after its only etcd was killed").hasSize(10);
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("solo").delete();
+    }
+
+    static List<String> keys(String cluster) {
+        String out = new Etcdctl(clusters.endpoints(cluster)).run("get", "", "--prefix", "--keys-only").output();
+        return Arrays.stream(out.split("\n")).map(String::strip).filter(k -> !k.isEmpty()).toList();
     }
 
     @Test

@@ -17,6 +17,7 @@ import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.MoveLeader;
 import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
@@ -92,16 +93,24 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   counts it as one that may come back, not as lost for good).</li>
  * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}. Then, while etcd's NOSPACE alarm is raised, what
  *   {@link SpacePlanner} says: compact, defragment the members one at a time, disarm.</li>
- * <li>More members than {@code spec.size} and a learner among them: {@link RemoveMember} the learner.</li>
+ * <li>More members than wanted and a learner among them: {@link RemoveMember} the learner. Wanted is
+ *   {@code spec.size}, and one more while voters without a claim whose pod runs once (its etcd is not started
+ *   again when it ends: a restored cluster's seed, a quorum recovery's member, a pod an earlier operator version
+ *   made) could take the quorum with them: one of them is replaced by a member whose pod restarts etcd in place
+ *   (rules 13 and 13a; see {@link #runsOnceToReplace}).</li>
  * <li>A learner: {@link PromoteLearner} once it is healthy and its raft index has reached 90% of the highest
  *   voter's (etcd's own readiness bar), else {@link Wait} {@code LearnerCatchingUp} (or {@code MemberStarting}
  *   while its pod does not run, {@code PodTerminating} while its old pod terminates).</li>
  * <li>A member that is not away and whose pod does not run yet: {@link Wait} {@code MemberStarting}.</li>
- * <li>More voters than {@code spec.size}: {@link RemoveMember} {@code ScaleDown}, choosing an unhealthy follower
- *   (a member away first), then a healthy follower, the leader only when no follower is left; if unsafe,
+ * <li>More voters than wanted: {@link RemoveMember} {@code ScaleDown}, choosing an unhealthy follower
+ *   (a member away first), then a follower whose pod runs once, then a healthy follower, the leader only when no
+ *   follower is left; if unsafe,
  *   {@link Wait} {@code QuorumAtRisk}.</li>
  * <li>Any member unhealthy that is not away: {@link Wait} {@code MemberNotHealthy}.</li>
- * <li>Fewer members than {@code spec.size}: {@link AddMember} (as a learner) with a fresh name.</li>
+ * <li>Fewer members than wanted: {@link AddMember} (as a learner) with a fresh name. (13a) A member whose pod
+ *   runs once to replace, and more voters than {@code spec.size}, all healthy: {@link RemoveMember}
+ *   {@code RunOncePodReplaced} of it, a follower first; the leader only after a {@link MoveLeader} to a voter whose
+ *   pod restarts in place; if unsafe, {@link Wait} {@code QuorumAtRisk}.</li>
  * <li>A member's pod (not away) runs another version than {@code spec.version}: check the change from the lowest
  *   running version with {@link VersionPolicy}; refused: {@link Refuse}; allowed: {@link UpgradeMember} on a
  *   follower, the leader last, unless a member is away and restarting this one would leave fewer healthy voters
@@ -161,6 +170,11 @@ public final class ClusterPlanner {
 
         boolean podRunning() {
             return pod.map(MemberPod::running).orElse(false);
+        }
+
+        /** Its pod runs once: its etcd is not started again when it ends. */
+        boolean runsOnce() {
+            return pod.map(MemberPod::runsOnce).orElse(false);
         }
 
         /** The pod ended, or its etcd failed and waits to start again: either way the pod goes with the member. */
@@ -402,9 +416,13 @@ public final class ClusterPlanner {
         if (space.isPresent()) {
             return space.get();
         }
+        // members whose pod runs once are replaced by members whose pod restarts etcd in place, one at a time, while
+        // they could take the quorum with them: one more member is wanted until one is gone (rules 13 and 13a)
+        List<Seat> runOnce = runsOnceToReplace(o, seats);
+        int wanted = o.desiredSize() + (runOnce.isEmpty() ? 0 : 1);
         // 8. scaling down with a learner: the learner goes first
         List<Seat> learners = seats.stream().filter(Seat::learner).toList();
-        if (seats.size() > o.desiredSize() && !learners.isEmpty()) {
+        if (seats.size() > wanted && !learners.isEmpty()) {
             Seat l = learners.get(0);
             return new RemoveMember(l.member().id(), label(l), RemoveMember.SCALE_DOWN);
         }
@@ -431,8 +449,8 @@ public final class ClusterPlanner {
             }
         }
         // 11. scale down
-        if (voters.size() > o.desiredSize()) {
-            Seat victim = pickForScaleDown(voters);
+        if (voters.size() > wanted) {
+            Seat victim = pickForScaleDown(voters, seats.stream().filter(Seat::runsOnce).toList());
             return safeToRemove(victim, seats)
                     ? new RemoveMember(victim.member().id(), label(victim), RemoveMember.SCALE_DOWN)
                     : quorumAtRisk(victim, seats, "member");
@@ -444,10 +462,26 @@ public final class ClusterPlanner {
                     + String.join(", ", sick) + " to become healthy before scaling or upgrading.");
         }
         // 13. grow
-        if (seats.size() < o.desiredSize()) {
+        if (seats.size() < wanted) {
             Set<String> taken = new HashSet<>(seatNames);
             String name = freshName(o, taken);
-            return new AddMember(name, naming.peerUrl(name), runningVersion(o));
+            return new AddMember(name, naming.peerUrl(name), runningVersion(o),
+                    seats.size() >= o.desiredSize() ? replaced(runOnce).name() : null);
+        }
+        // 13a. the member added in its place is a healthy voter: the member whose pod runs once goes, once it does not
+        // lead
+        if (!runOnce.isEmpty() && voters.size() > o.desiredSize()) {
+            Seat victim = replaced(runOnce);
+            if (victim.leader()) {
+                Optional<Seat> heir = voters.stream().filter(s -> s.healthy() && !runOnce.contains(s)).findFirst();
+                if (heir.isPresent()) {
+                    return new MoveLeader(victim.member().id(), victim.name(), heir.get().member().id(),
+                            heir.get().name());
+                }
+            }
+            return safeToRemove(victim, seats)
+                    ? new RemoveMember(victim.member().id(), label(victim), RemoveMember.RUNS_ONCE)
+                    : quorumAtRisk(victim, seats, "member");
         }
         // 14. version
         Step version = planVersion(o, seats);
@@ -561,10 +595,40 @@ public final class ClusterPlanner {
         return s.pod().isEmpty() || s.podFailed();
     }
 
-    private static Seat pickForScaleDown(List<Seat> voters) {
+    private static Seat pickForScaleDown(List<Seat> voters, List<Seat> runOnce) {
         return voters.stream().filter(s -> !s.healthy() && !s.leader()).findFirst()
+                .or(() -> runOnce.stream().filter(s -> !s.learner() && !s.leader()).findFirst())
                 .or(() -> voters.stream().filter(s -> !s.leader()).findFirst())
                 .orElse(voters.get(0));
+    }
+
+    /**
+     * The voters without claims whose pod runs, and runs once (when their etcd ends it is not started again, and
+     * their data goes with the pod), when they are to be replaced: when the voters that restart in place, counted
+     * at {@code spec.size} (with the members still to add, without those over it), are fewer than a majority of
+     * it, so that their etcds killed together would lose the quorum for good. Empty otherwise: a restored or
+     * recovered cluster of three
+     * or more keeps its one seed, which is replaced like any member whose pod ended should its etcd end. A cluster
+     * on claims keeps them all: a pod of theirs that ends is made again on its claim, restarting in place (rule 4).
+     * Beyond two members, a cluster whose pods have placement rules is not grown over its size for this (the extra
+     * pod may find no node); its members are replaced as their pods end.
+     */
+    static List<Seat> runsOnceToReplace(ClusterObservation o, List<Seat> seats) {
+        if (o.persistent() || o.desiredSize() > 2 && o.startsFromSeed()) {
+            return List.of();
+        }
+        List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
+        List<Seat> once = voters.stream().filter(s -> s.started() && !s.podFailed() && s.runsOnce()).toList();
+        // the voters that restart in place once the cluster has its size: members still to add restart in place,
+        // and those over it (one added to replace a member that runs once) are not counted
+        int missing = Math.max(0, o.desiredSize() - voters.size());
+        int over = Math.max(0, voters.size() - o.desiredSize());
+        return voters.size() - once.size() + missing - over < majority(o.desiredSize()) ? once : List.of();
+    }
+
+    /** The member whose pod runs once that is replaced first: a follower, the leader last. */
+    private static Seat replaced(List<Seat> runOnce) {
+        return runOnce.stream().filter(s -> !s.leader()).findFirst().orElse(runOnce.get(0));
     }
 
     private static boolean safeToRemove(Seat victim, List<Seat> seats) {

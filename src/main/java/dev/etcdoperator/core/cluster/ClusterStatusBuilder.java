@@ -326,8 +326,12 @@ public final class ClusterStatusBuilder {
 
     private static Condition scaling(ClusterObservation o, List<Seat> seats, Step step) {
         int size = seats.isEmpty() ? o.livePods().size() : seats.size();
+        List<String> replacing = seats.isEmpty() ? List.of() : ClusterPlanner.runsOnceToReplace(o, seats).stream()
+                .map(Seat::name).toList();
         String progress = " The cluster has " + size + (size == 1 ? " member" : " members") + "; spec.size asks for "
-                + o.desiredSize() + ".";
+                + o.desiredSize() + (replacing.isEmpty() ? "" : ", and one more while member" + (replacing.size() > 1
+                        ? "s " : " ") + String.join(", ", replacing) + ", whose pod does not start etcd again when it"
+                        + " ends, " + (replacing.size() > 1 ? "are" : "is") + " replaced") + ".";
         if (step instanceof Paused p) {
             return condition(SCALING, false, REASON_PAUSED, p.describe());
         }
@@ -358,6 +362,10 @@ public final class ClusterStatusBuilder {
         }
         if (step instanceof RemoveMember r && RemoveMember.SCALE_DOWN.equals(r.reason())) {
             return condition(SCALING, true, "RemovingMember", r.describe() + progress);
+        }
+        if (step instanceof RemoveMember r && RemoveMember.RUNS_ONCE.equals(r.reason())
+                || step instanceof Step.MoveLeader) {
+            return condition(SCALING, true, RemoveMember.RUNS_ONCE, step.describe() + progress);
         }
         if (step instanceof CreateMemberPod c && CreateMemberPod.STARTING_ADDED_MEMBER.equals(c.reason())) {
             return condition(SCALING, true, CreateMemberPod.STARTING_ADDED_MEMBER, c.describe() + progress);

@@ -23,13 +23,23 @@ import java.util.Objects;
  *                    never ran etcd
  * @param crashLooping the pod runs, but its etcd container failed and waits out the kubelet's back-off before it is
  *                    started again in place ({@code CrashLoopBackOff}); its data is still in the pod
+ * @param runsOnce    the pod's etcd is not started again when it ends ({@code restartPolicy: Never}): a restored
+ *                    cluster's seed, a quorum recovery's member, or a pod an earlier operator version made
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
-        boolean crashLooping) {
+        boolean crashLooping, boolean runsOnce) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** A pod whose etcd the kubelet starts again in place when it ends. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+            boolean crashLooping) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, crashLooping, false);
     }
 
     /** A pod whose etcd container is not crash-looping. */
@@ -55,7 +65,13 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true, etcdStarted, crashLooping);
+                true, etcdStarted, crashLooping, runsOnce);
+    }
+
+    /** The same pod, whose etcd is not started again when it ends. */
+    public MemberPod runningOnce() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, true);
     }
 
     /** Without a deletion timestamp. */

@@ -94,9 +94,14 @@ public sealed interface Step {
     }
 
     /** Add the member to etcd as a learner, then create its pod with initial state {@code existing}. */
-    record AddMember(String name, String peerUrl, String version) implements Step {
+    /** @param replaces the member whose pod runs once that the new one is to replace, or null */
+    record AddMember(String name, String peerUrl, String version, String replaces) implements Step {
         public AddMember {
             Objects.requireNonNull(name, "name");
+        }
+
+        public AddMember(String name, String peerUrl, String version) {
+            this(name, peerUrl, version, null);
         }
 
         public String state() {
@@ -105,7 +110,8 @@ public sealed interface Step {
 
         @Override
         public String describe() {
-            return "Adding member " + name + " as a learner (etcd " + version + ").";
+            return "Adding member " + name + " as a learner (etcd " + version + ")" + (replaces == null ? "."
+                    : ", to replace member " + replaces + ", whose pod does not start etcd again when it ends.");
         }
     }
 
@@ -151,6 +157,8 @@ public sealed interface Step {
         public static final String SCALE_DOWN = "ScaleDown";
         /** The member is dead; a later step adds a fresh one (a replacement). */
         public static final String DEAD_MEMBER = "DeadMember";
+        /** The member's pod runs once, and a member whose pod restarts etcd in place was added to take its place. */
+        public static final String RUNS_ONCE = "RunOncePodReplaced";
 
         /** A removal that leaves the member's pod to a later step. */
         public RemoveMember(long id, String name, String reason) {
@@ -159,10 +167,14 @@ public sealed interface Step {
 
         @Override
         public String describe() {
-            return DEAD_MEMBER.equals(reason)
-                    ? "Removing dead member " + name + " (" + Long.toHexString(id) + ")"
-                            + (deleteFailedPod ? " and deleting its failed pod" : "")
-                            + "; a fresh member replaces it next."
+            if (DEAD_MEMBER.equals(reason)) {
+                return "Removing dead member " + name + " (" + Long.toHexString(id) + ")"
+                        + (deleteFailedPod ? " and deleting its failed pod" : "")
+                        + "; a fresh member replaces it next.";
+            }
+            return RUNS_ONCE.equals(reason)
+                    ? "Removing member " + name + " (" + Long.toHexString(id) + "), whose pod does not start etcd"
+                            + " again when it ends: a member whose pod does has been added in its place."
                     : "Removing member " + name + " (" + Long.toHexString(id) + ") to scale down.";
         }
     }
@@ -246,6 +258,24 @@ public sealed interface Step {
                     : "Replacing " + who + " to take the changed TLS secrets into use: its data is not on a claim, so"
                             + " it is removed and a new member on the current secrets takes its place (one member at"
                             + " a time, followers first, the leader last).";
+        }
+    }
+
+    /**
+     * Hand the leadership of member {@code from} to the voting member {@code to}, before {@code from} is removed: etcd
+     * removes a member that does not lead more safely (a leader that removes itself from two voters may leave the other
+     * unable to elect itself).
+     */
+    record MoveLeader(long fromId, String from, long toId, String to) implements Step {
+        public MoveLeader {
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+        }
+
+        @Override
+        public String describe() {
+            return "Moving the leadership from member " + from + " to member " + to + ": " + from + "'s pod does not"
+                    + " start etcd again when it ends, and it is removed next.";
         }
     }
 

@@ -227,8 +227,9 @@ final class ClusterFixture {
 
     ClusterFixture podStopped(String name) {
         MemberPod p = pods.get(name);
-        pods.put(name, new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),
-                p == null ? persistent : p.hasClaim()));
+        MemberPod stopped = new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),
+                p == null ? persistent : p.hasClaim());
+        pods.put(name, p != null && p.runsOnce() ? stopped.runningOnce() : stopped);
         return this;
     }
 
@@ -238,6 +239,19 @@ final class ClusterFixture {
         pods.put(name, new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),
                 p == null ? persistent : p.hasClaim(), false, null, false, true, true));
         return this;
+    }
+
+    /** The pods of {@code names} run once: their etcd is not started again when it ends. */
+    ClusterFixture runsOnce(String... names) {
+        for (String name : names) {
+            pods.put(name, pods.get(name).runningOnce());
+        }
+        return this;
+    }
+
+    /** The names of the live pods that run once, sorted. */
+    List<String> runOncePods() {
+        return pods.values().stream().filter(MemberPod::runsOnce).map(MemberPod::name).sorted().toList();
     }
 
     /** The pod ended before its etcd container started (an init container failed, the pod was evicted). */
@@ -349,7 +363,8 @@ final class ClusterFixture {
 
     ClusterFixture podVersion(String name, String v) {
         MemberPod p = pods.get(name);
-        pods.put(name, new MemberPod(name, p.running(), p.ready(), p.terminating(), v, p.hasClaim()));
+        MemberPod changed = new MemberPod(name, p.running(), p.ready(), p.terminating(), v, p.hasClaim());
+        pods.put(name, p.runsOnce() ? changed.runningOnce() : changed);
         MemberHealth h = health.get(id(name));
         if (h != null) {
             health.put(h.id(), new MemberHealth(h.id(), h.healthy(), h.leader(), v, h.raftIndex()));
@@ -448,6 +463,8 @@ final class ClusterFixture {
             persistentClaim(a.name());
             learner(a.name(), true, 1000);
             podVersion(a.name(), a.version());
+        } else if (step instanceof Step.MoveLeader m) {
+            leader(m.to());
         } else if (step instanceof Step.PromoteLearner p) {
             EtcdMember m = members.get(p.name());
             members.put(p.name(), new EtcdMember(m.id(), m.name(), m.peerUrl(), false));

@@ -14,6 +14,7 @@ import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
+import dev.etcdoperator.core.cluster.Step.MoveLeader;
 import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
@@ -332,6 +333,124 @@ class ClusterPlannerTest {
             assertThat(w.reason()).isEqualTo(Wait.QUORUM_AT_RISK);
             assertThat(w.message()).contains("demo-b");
         });
+    }
+
+    @Test
+    void aSeedWhosePodRunsOnceIsReplacedByAMemberWhosePodRestartsItsEtcd() {
+        // a restored cluster of one: its seed's etcd, once ended, would not start again, and its data would be gone
+        ClusterFixture f = running(1, V).runsOnce("demo-a");
+        Step add = plan(f);
+        assertThat(add).isInstanceOfSatisfying(AddMember.class, a -> {
+            assertThat(a.replaces()).isEqualTo("demo-a");
+            assertThat(a.describe()).contains("to replace member demo-a");
+        });
+        f.apply(add);
+        String added = ((AddMember) add).name();
+        assertThat(plan(f)).isEqualTo(new PromoteLearner(f.id(added), added));
+        f.apply(plan(f));
+        // two healthy voters: the seed leads, so the leadership moves first; etcd then removes a follower
+        assertThat(plan(f)).isEqualTo(new MoveLeader(f.id("demo-a"), "demo-a", f.id(added), added));
+        f.apply(plan(f));
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-a"), "demo-a", RemoveMember.RUNS_ONCE));
+        f.apply(plan(f));
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-a", DeletePod.NOT_A_MEMBER));
+        f.apply(plan(f));
+        assertThat(plan(f)).isInstanceOf(Nothing.class);
+        assertThat(f.memberNames()).containsExactly(added);
+        assertThat(f.runOncePods()).isEmpty();
+    }
+
+    @Test
+    void aRestoredClusterOfTwoReplacesItsSeedButOneOfThreeOrMoreKeepsIt() {
+        List<Step> two = playOut(running(1, V).size(2).runsOnce("demo-a"));
+        assertThat(two).filteredOn(AddMember.class::isInstance).extracting(s -> ((AddMember) s).replaces())
+                .containsExactly(null, "demo-a");
+        assertThat(two).filteredOn(RemoveMember.class::isInstance).extracting(s -> ((RemoveMember) s).name())
+                .containsExactly("demo-a");
+        // three or more: the two members added to it restart in place, a majority; its seed, should its etcd end,
+        // is replaced as any member whose pod ended
+        for (int size : new int[] {3, 5}) {
+            ClusterFixture f = running(1, V).size(size).runsOnce("demo-a");
+            List<Step> steps = playOut(f);
+            assertThat(steps).filteredOn(AddMember.class::isInstance).hasSize(size - 1)
+                    .allSatisfy(a -> assertThat(((AddMember) a).replaces()).isNull());
+            assertThat(steps).noneMatch(RemoveMember.class::isInstance);
+            assertThat(f.runOncePods()).containsExactly("demo-a");
+        }
+    }
+
+    @Test
+    void aClusterWhosePodsAllRunOnceIsReplacedFollowersFirstUntilAMajorityRestartsInPlace() {
+        // pods an earlier operator version made
+        ClusterFixture f = running(3, V).runsOnce("demo-a", "demo-b", "demo-c");
+        List<Step> steps = playOut(f);
+        assertThat(steps).filteredOn(AddMember.class::isInstance).extracting(s -> ((AddMember) s).replaces())
+                .containsExactly("demo-b", "demo-c");
+        assertThat(steps).filteredOn(RemoveMember.class::isInstance).extracting(s -> ((RemoveMember) s).name())
+                .containsExactly("demo-b", "demo-c");
+        assertThat(steps).noneMatch(MoveLeader.class::isInstance);
+        assertThat(f.memberNames()).hasSize(3).contains("demo-a");
+        assertThat(f.runOncePods()).containsExactly("demo-a");
+        // with placement rules, a cluster of three or more is not grown over its size for it (the extra pod might
+        // find no node); one or two members are
+        assertThat(plan(running(3, V).runsOnce("demo-a", "demo-b", "demo-c").startsFromSeed()))
+                .isInstanceOf(Nothing.class);
+        assertThat(plan(running(1, V).runsOnce("demo-a").startsFromSeed())).isInstanceOf(AddMember.class);
+    }
+
+    @Test
+    void aMemberWhosePodRunsOnceIsNotReplacedWhileAnotherIsUnhealthyOrOnAClaim() {
+        assertThat(plan(running(3, V).runsOnce("demo-b", "demo-c").sick("demo-a"))).isInstanceOfSatisfying(
+                Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY));
+        // on claims, a pod that ends is made again on its claim, and restarts in place from then on
+        assertThat(plan(running(1, V).persistent().runsOnce("demo-a"))).isInstanceOf(Nothing.class);
+    }
+
+    @Test
+    void aMemberWhosePodRunsOnceAndEndsDuringItsReplacementIsReplacedAsADeadOne() {
+        ClusterFixture f = running(2, V).runsOnce("demo-a");
+        f.apply(plan(f));
+        f.apply(plan(f));
+        f.podStopped("demo-a").unhealthy("demo-a");
+        Step step = plan(f);
+        assertThat(step).isEqualTo(new RemoveMember(f.id("demo-a"), "demo-a", RemoveMember.DEAD_MEMBER, true));
+        f.apply(step);
+        assertThat(playOut(f)).noneMatch(AddMember.class::isInstance);
+        assertThat(f.memberNames()).hasSize(2).doesNotContain("demo-a");
+    }
+
+    @Test
+    void aScaleDownDuringAReplacementTakesTheLearnerAddedForItThenTheMemberWhosePodRunsOnce() {
+        ClusterFixture f = running(2, V).runsOnce("demo-a");
+        Step add = plan(f);
+        f.apply(add);
+        f.size(1);
+        String learner = ((AddMember) add).name();
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id(learner), learner, RemoveMember.SCALE_DOWN));
+        f.apply(plan(f));
+        List<Step> rest = playOut(f);
+        assertThat(rest).filteredOn(RemoveMember.class::isInstance).extracting(s -> ((RemoveMember) s).name())
+                .containsExactly("demo-a");
+        assertThat(f.memberNames()).containsExactly("demo-b");
+    }
+
+    @Test
+    void aScaleDownTakesAFollowerWhosePodRunsOnceFirst() {
+        ClusterFixture f = running(4, V).size(3).runsOnce("demo-d");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-d"), "demo-d", RemoveMember.SCALE_DOWN));
+    }
+
+    /** Plans and applies until nothing is left to do; never more than one member over spec.size on the way. */
+    private static List<Step> playOut(ClusterFixture f) {
+        List<Step> steps = new java.util.ArrayList<>();
+        for (Step step = plan(f); !(step instanceof Nothing); step = plan(f)) {
+            assertThat(steps).as("steps so far").hasSizeLessThan(40);
+            steps.add(step);
+            f.apply(step);
+            assertThat(f.memberNames().size()).as("members after " + step).isLessThanOrEqualTo(f.observe()
+                    .desiredSize() + 1);
+        }
+        return steps;
     }
 
     @Test

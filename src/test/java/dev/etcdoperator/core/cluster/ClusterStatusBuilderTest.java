@@ -164,6 +164,22 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void replacingAMemberWhosePodRunsOnceSaysWhyTheClusterIsOverItsSize() {
+        ClusterFixture f = running(1, V).runsOnce("demo-a");
+        assertCondition(report(f), "Scaling", "True", "AddingMember", "to replace member demo-a",
+                "has 1 member; spec.size asks for 1, and one more while member demo-a, whose pod does not start etcd"
+                        + " again when it ends, is replaced");
+        f.apply(planner.plan(f.observe()));
+        f.apply(planner.plan(f.observe()));
+        EtcdClusterStatus moving = report(f);
+        assertCondition(moving, "Scaling", "True", "RunOncePodReplaced", "Moving the leadership from member demo-a",
+                "has 2 members; spec.size asks for 1, and one more while member demo-a");
+        assertThat(moving.getSize()).isEqualTo(2);
+        f.apply(planner.plan(f.observe()));
+        assertCondition(report(f), "Scaling", "True", "RunOncePodReplaced", "Removing member demo-a");
+    }
+
+    @Test
     void aLostQuorumIsDatedOnceAndTheDateStaysUntilAMajorityIsBack() {
         ClusterFixture lost = running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a")
                 .unhealthy("demo-b").survivor("demo-c", 950, 480).now(T0);
