@@ -323,8 +323,9 @@ public final class ClusterResources {
                 .withHostname(member.member())
                 .withSubdomain(clusterName)
                 .withRestartPolicy(restore.isEmpty() ? RESTARTS_IN_PLACE : RUNS_ONCE)
-                .withInitContainers(waitForDns)
-                .addAllToInitContainers(restore)
+                // a seed fetches and restores its snapshot first: only etcd, which starts next, needs its name
+                .withInitContainers(restore)
+                .addToInitContainers(waitForDns)
                 .withContainers(etcd)
                 .withVolumes(data)
                 .addAllToVolumes(tlsVolumes)

@@ -492,9 +492,9 @@ class ClusterResourcesTest {
         EtcdCluster c = annotated("r1", "r1-snapshot");
         Pod seed = ClusterResources.memberPod(c, member("new"), "3.5.17", java.util.Optional.of("r1-snapshot"));
         assertThat(seed.getSpec().getInitContainers()).extracting(Container::getName)
-                .containsExactly("check-dns", "fetch-snapshot", "restore-snapshot", "remove-snapshot");
+                .containsExactly("fetch-snapshot", "restore-snapshot", "remove-snapshot", "check-dns");
         assertThat(secretsIn(seed)).containsOnly("r1-snapshot");
-        Container fetch = seed.getSpec().getInitContainers().get(1);
+        Container fetch = seed.getSpec().getInitContainers().get(0);
         assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot")
                 .contains("--header \"If-Match: $SNAPSHOT_ETAG\"");
         assertThat(fetch.getEnv()).filteredOn(e -> e.getName().equals("SNAPSHOT_ETAG")).singleElement()
