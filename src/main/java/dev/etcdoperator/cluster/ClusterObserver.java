@@ -29,6 +29,7 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
+import dev.etcdoperator.core.status.Readiness;
 import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.core.schedule.CronSchedule;
 import dev.etcdoperator.etcd.EtcdAdmin;
@@ -145,6 +146,9 @@ final class ClusterObserver {
             } catch (EtcdAdminException e) {
                 LOG.debugf("no member of %s/%s answered: %s", namespace, name, e.getMessage());
             }
+        }
+        if (!runOncePodsReplaceable(cluster, members.map(List::size).orElse(0))) {
+            memberPods.replaceAll(p -> p.runsOnce() ? p.restartingInPlace() : p);
         }
         EtcdClusterStatus status = cluster.getStatus();
         String current = status == null ? null : status.getCurrentVersion();
@@ -338,6 +342,23 @@ final class ClusterObserver {
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether the planner may replace members whose pod runs once now: once the status says the cluster is
+     * {@code Ready} (a restore that made it is done with it, nothing else is under way), and while etcd has more
+     * members than {@code spec.size} (the one added to replace such a member: the cluster is not ready meanwhile).
+     * Before, their pods are shown as any other: a seed sending its data to the member that replaces it would keep
+     * the restore from seeing its cluster healthy.
+     *
+     * @param members how many members etcd lists (learners included); 0 when none answered
+     */
+    static boolean runOncePodsReplaceable(EtcdCluster cluster, int members) {
+        int size = cluster.getSpec().getSize() == null ? 0 : cluster.getSpec().getSize();
+        EtcdClusterStatus status = cluster.getStatus();
+        boolean ready = status != null && status.getConditions() != null && status.getConditions().stream()
+                .anyMatch(c -> Readiness.CONDITION.equals(c.getType()) && "True".equals(c.getStatus()));
+        return ready || members > size;
     }
 
     /** See {@link ClusterObservation#startsFromSeed()}. */

@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param crashLooping the pod runs, but its etcd container failed and waits out the kubelet's back-off before it is
  *                    started again in place ({@code CrashLoopBackOff}); its data is still in the pod
  * @param runsOnce    the pod's etcd is not started again when it ends ({@code restartPolicy: Never}): a restored
- *                    cluster's seed, a quorum recovery's member, or a pod an earlier operator version made
+ *                    cluster's seed, a quorum recovery's member, or a pod an earlier operator version made; the
+ *                    observer reports it only once the planner may replace it (the cluster was {@code Ready})
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
@@ -66,6 +67,12 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 true, etcdStarted, crashLooping, runsOnce);
+    }
+
+    /** The same pod, as one whose etcd is started again in place (a pod that runs once, not to be replaced yet). */
+    public MemberPod restartingInPlace() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, false);
     }
 
     /** The same pod, whose etcd is not started again when it ends. */
