@@ -90,9 +90,21 @@ final class ClusterActuator {
             if (url == null) {
                 throw new IllegalStateException("member " + move.from() + " has no address");
             }
-            etcd.moveLeader(url, move.toId());
-            events.normal(cluster, "LeaderMoved", "Moved the leadership from member " + move.from() + " to member "
-                    + move.to() + ", before " + move.from() + " is removed.");
+            boolean moved = true;
+            try {
+                etcd.moveLeader(url, move.toId());
+            } catch (EtcdAdminException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("not leader")) {
+                    throw e;
+                }
+                // the leadership moved meanwhile: the next look plans from who leads now
+                LOG.debugf("%s/%s: %s no longer leads: %s", o.namespace(), o.cluster(), move.from(), e.getMessage());
+                moved = false;
+            }
+            if (moved) {
+                events.normal(cluster, "LeaderMoved", "Moved the leadership from member " + move.from()
+                        + " to member " + move.to() + ", before " + move.from() + " is removed.");
+            }
         } else if (step instanceof Step.PromoteLearner promote) {
             admin.orElseThrow().promote(promote.id());
             events.normal(cluster, "MemberPromoted", "Promoted " + promote.name() + " to a voting member.");

@@ -19,6 +19,7 @@ import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
@@ -29,7 +30,6 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
-import dev.etcdoperator.core.status.Readiness;
 import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.core.schedule.CronSchedule;
 import dev.etcdoperator.etcd.EtcdAdmin;
@@ -87,15 +87,16 @@ final class ClusterObserver {
      */
     Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
             List<EtcdBackup> backups) {
-        return observe(cluster, pods, claims, clientTls, backups, null);
+        return observe(cluster, pods, claims, clientTls, backups, null, true);
     }
 
     /**
      * @param tlsFingerprint the fingerprint of the cluster's TLS Secrets as they are now, or null without TLS: a pod
      *                       started on another (or not saying which) runs on stale TLS material
+     * @param restoreEnded   no EtcdRestore is still restoring this cluster (see {@link #runOncePodsReplaceable})
      */
     Observed observe(EtcdCluster cluster, List<Pod> pods, Set<String> claims, EtcdTls clientTls,
-            List<EtcdBackup> backups, String tlsFingerprint) {
+            List<EtcdBackup> backups, String tlsFingerprint, boolean restoreEnded) {
         EtcdClusterSpec spec = cluster.getSpec();
         String name = cluster.getMetadata().getName();
         String namespace = cluster.getMetadata().getNamespace();
@@ -147,7 +148,7 @@ final class ClusterObserver {
                 LOG.debugf("no member of %s/%s answered: %s", namespace, name, e.getMessage());
             }
         }
-        if (!runOncePodsReplaceable(cluster, members.map(List::size).orElse(0))) {
+        if (!runOncePodsReplaceable(cluster, restoreEnded)) {
             memberPods.replaceAll(p -> p.runsOnce() ? p.restartingInPlace() : p);
         }
         EtcdClusterStatus status = cluster.getStatus();
@@ -345,20 +346,16 @@ final class ClusterObserver {
     }
 
     /**
-     * Whether the planner may replace members whose pod runs once now: once the status says the cluster is
-     * {@code Ready} (a restore that made it is done with it, nothing else is under way), and while etcd has more
-     * members than {@code spec.size} (the one added to replace such a member: the cluster is not ready meanwhile).
-     * Before, their pods are shown as any other: a seed sending its data to the member that replaces it would keep
-     * the restore from seeing its cluster healthy.
-     *
-     * @param members how many members etcd lists (learners included); 0 when none answered
+     * Whether the planner may replace members whose pod runs once (by adding a member over {@code spec.size}, then
+     * removing one of them): once the EtcdRestore that made the cluster has ended (a seed sending its data to the
+     * member that replaces it would keep the restore from seeing its cluster healthy), and not when its pods have
+     * (anti-)affinity rules (the extra pod might find no node, and would hold up everything after it). Otherwise
+     * their pods are shown as any other.
      */
-    static boolean runOncePodsReplaceable(EtcdCluster cluster, int members) {
-        int size = cluster.getSpec().getSize() == null ? 0 : cluster.getSpec().getSize();
-        EtcdClusterStatus status = cluster.getStatus();
-        boolean ready = status != null && status.getConditions() != null && status.getConditions().stream()
-                .anyMatch(c -> Readiness.CONDITION.equals(c.getType()) && "True".equals(c.getStatus()));
-        return ready || members > size;
+    static boolean runOncePodsReplaceable(EtcdCluster cluster, boolean restoreEnded) {
+        PodPolicy pod = cluster.getSpec().getPod();
+        boolean placed = pod != null && (Boolean.TRUE.equals(pod.getAntiAffinity()) || pod.getAffinity() != null);
+        return restoreEnded && !placed;
     }
 
     /** See {@link ClusterObservation#startsFromSeed()}. */

@@ -16,6 +16,8 @@ import dev.etcdoperator.api.v1beta2.CertificateStatus;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.CertificateValidity;
@@ -259,7 +261,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         long observing = System.nanoTime();
         try {
             observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster),
-                    tlsKeys.fingerprint());
+                    tlsKeys.fingerprint(), restoreEnded(cluster, pods));
         } catch (IllegalArgumentException e) {
             // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
             return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"
@@ -574,12 +576,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /**
-     * Makes the client and peer Services where missing, and the disruption budget.
-     *
-     * @return the name of a Service that an earlier EtcdCluster of the same name owns (deleted, its Services not yet
-     *         collected), when there is one: nothing else is done then
-     */
-    /**
      * The members the PodDisruptionBudget keeps a majority of: {@code spec.size}, or the members the status counts
      * when there are more (growing, shrinking, or one added to replace a member whose pod runs once).
      */
@@ -588,6 +584,29 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         return Math.max(cluster.getSpec().getSize(), members == null ? 0 : members);
     }
 
+    /**
+     * Whether no EtcdRestore still restores this cluster: read only when a pod runs once and the cluster names the
+     * restore that made it. A restore that is gone, done or failed has ended.
+     */
+    private boolean restoreEnded(EtcdCluster cluster, List<Pod> pods) {
+        String restoredBy = cluster.getMetadata().getAnnotations() == null ? null
+                : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORED_BY);
+        if (restoredBy == null || restoredBy.isBlank() || pods.stream()
+                .noneMatch(p -> "Never".equals(p.getSpec().getRestartPolicy()))) {
+            return true;
+        }
+        EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(restoredBy).get();
+        String phase = restore == null || restore.getStatus() == null ? null : restore.getStatus().getPhase();
+        return restore == null || "Done".equals(phase) || "Failed".equals(phase);
+    }
+
+    /**
+     * Makes the client and peer Services where missing, and the disruption budget.
+     *
+     * @return the name of a Service that an earlier EtcdCluster of the same name owns (deleted, its Services not yet
+     *         collected), when there is one: nothing else is done then
+     */
     private Optional<String> ensureServices(EtcdCluster cluster, int budgetSize) {
         String ns = cluster.getMetadata().getNamespace();
         for (Service service : List.of(ClusterResources.clientService(cluster), ClusterResources.peerService(cluster))) {

@@ -67,7 +67,7 @@ public interface EtcdAdmin extends AutoCloseable {
 
     /**
      * Hands the leadership to the voting member {@code targetId}; asked of the leader at {@code leaderClientUrl}
-     * (another member refuses: etcd answers "not leader"). Returns once the target leads.
+     * (another member refuses: etcd answers "not leader"). Returns once the target leads; bounded by the call timeout.
      */
     void moveLeader(String leaderClientUrl, long targetId);
 

@@ -255,7 +255,7 @@ public final class JetcdAdmin implements EtcdAdmin {
     @Override
     public void moveLeader(String leaderClientUrl, long targetId) {
         MoveLeaderRequest request = MoveLeaderRequest.newBuilder().setTargetID(targetId).build();
-        onMember("move leadership to " + Long.toHexString(targetId), leaderClientUrl, options.reconfigurationDeadline(),
+        onMember("move leadership to " + Long.toHexString(targetId), leaderClientUrl,
                 (channel, deadline) -> MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
                         .moveLeader(request));
     }

@@ -10,9 +10,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 
-import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
-import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
 import dev.etcdoperator.core.cluster.FragmentationThreshold;
@@ -180,20 +178,15 @@ class ClusterObserverTest {
     }
 
     @Test
-    void podsThatRunOnceMayBeReplacedOnceTheClusterWasReadyAndWhileAMemberIsOverItsSize() {
-        EtcdCluster c = demo("{size: 1}");
-        assertThat(ClusterObserver.runOncePodsReplaceable(c, 1)).as("no status yet").isFalse();
-        c.setStatus(new EtcdClusterStatus());
-        c.getStatus().getConditions().add(new Condition("Ready", "False", "NotReady", "restoring"));
-        assertThat(ClusterObserver.runOncePodsReplaceable(c, 1)).as("a restore still finishing").isFalse();
-        c.getStatus().getConditions().set(0, new Condition("Ready", "True", "ClusterReady", "ready"));
-        assertThat(ClusterObserver.runOncePodsReplaceable(c, 1)).isTrue();
-        // the member added to replace it makes the cluster not ready (in the status of that very reconcile, which
-        // still counts one member): the replacement goes on while etcd lists more members than spec.size
-        c.getStatus().getConditions().set(0, new Condition("Ready", "False", "NotReady", "scaling"));
-        c.getStatus().setSize(1);
-        assertThat(ClusterObserver.runOncePodsReplaceable(c, 2)).isTrue();
-        assertThat(ClusterObserver.runOncePodsReplaceable(c, 1)).isFalse();
+    void podsThatRunOnceMayBeReplacedOnceTheRestoreEndedAndWithoutPlacementRules() {
+        assertThat(ClusterObserver.runOncePodsReplaceable(demo("{size: 1}"), true)).isTrue();
+        assertThat(ClusterObserver.runOncePodsReplaceable(demo("{size: 1}"), false)).as("a restore still finishing")
+                .isFalse();
+        // the member added over spec.size might find no node
+        assertThat(ClusterObserver.runOncePodsReplaceable(demo("{size: 1, pod: {antiAffinity: true}}"), true))
+                .isFalse();
+        assertThat(ClusterObserver.runOncePodsReplaceable(demo(
+                "{size: 3, pod: {affinity: {nodeAffinity: {}}}}"), true)).isFalse();
     }
 
     private static boolean startsFromSeed(String spec) {

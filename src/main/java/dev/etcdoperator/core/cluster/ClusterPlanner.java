@@ -610,11 +610,11 @@ public final class ClusterPlanner {
      * recovered cluster of three
      * or more keeps its one seed, which is replaced like any member whose pod ended should its etcd end. A cluster
      * on claims keeps them all: a pod of theirs that ends is made again on its claim, restarting in place (rule 4).
-     * Beyond two members, a cluster whose pods have placement rules is not grown over its size for this (the extra
-     * pod may find no node); its members are replaced as their pods end.
+     * (The observer shows such pods as any other while the restore that made the cluster is not over, and when the
+     * pods have placement rules.)
      */
     static List<Seat> runsOnceToReplace(ClusterObservation o, List<Seat> seats) {
-        if (o.persistent() || o.desiredSize() > 2 && o.startsFromSeed()) {
+        if (o.persistent()) {
             return List.of();
         }
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();

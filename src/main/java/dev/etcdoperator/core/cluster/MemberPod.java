@@ -25,7 +25,7 @@ import java.util.Objects;
  *                    started again in place ({@code CrashLoopBackOff}); its data is still in the pod
  * @param runsOnce    the pod's etcd is not started again when it ends ({@code restartPolicy: Never}): a restored
  *                    cluster's seed, a quorum recovery's member, or a pod an earlier operator version made; the
- *                    observer reports it only once the planner may replace it (the cluster was {@code Ready})
+ *                    observer reports it only once the planner may replace it (its restore ended, no placement rules)
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,

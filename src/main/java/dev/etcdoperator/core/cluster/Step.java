@@ -93,8 +93,11 @@ public sealed interface Step {
         }
     }
 
-    /** Add the member to etcd as a learner, then create its pod with initial state {@code existing}. */
-    /** @param replaces the member whose pod runs once that the new one is to replace, or null */
+    /**
+     * Add the member to etcd as a learner, then create its pod with initial state {@code existing}.
+     *
+     * @param replaces the member whose pod runs once that the new one is to replace, or null
+     */
     record AddMember(String name, String peerUrl, String version, String replaces) implements Step {
         public AddMember {
             Objects.requireNonNull(name, "name");
