@@ -17,7 +17,6 @@ import dev.etcdoperator.core.cluster.Step.CreateInitialMembers;
 import dev.etcdoperator.core.cluster.Step.CreateMemberPod;
 import dev.etcdoperator.core.cluster.Step.CreateSeed;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
-import dev.etcdoperator.core.cluster.Step.MoveLeader;
 import dev.etcdoperator.core.cluster.Step.Nothing;
 import dev.etcdoperator.core.cluster.Step.Paused;
 import dev.etcdoperator.core.cluster.Step.PromoteLearner;
@@ -97,7 +96,7 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   {@code spec.size}, and one more while voters without a claim whose pod runs once (its etcd is not started
  *   again when it ends: a restored cluster's seed, a quorum recovery's member, a pod an earlier operator version
  *   made) could take the quorum with them: one of them is replaced by a member whose pod restarts etcd in place
- *   (rules 13 and 13a; see {@link #runsOnceToReplace}).</li>
+ *   (rules 13 and 13a; see {@link RunOnceReplacement}).</li>
  * <li>A learner: {@link PromoteLearner} once it is healthy and its raft index has reached 90% of the highest
  *   voter's (etcd's own readiness bar), else {@link Wait} {@code LearnerCatchingUp} (or {@code MemberStarting}
  *   while its pod does not run, {@code PodTerminating} while its old pod terminates).</li>
@@ -110,7 +109,7 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * <li>Fewer members than wanted: {@link AddMember} (as a learner) with a fresh name. (13a) A member whose pod
  *   runs once to replace, and more voters than {@code spec.size}, all healthy: {@link RemoveMember}
  *   {@code RunOncePodReplaced} of it, a follower first; the leader only after a {@link MoveLeader} to a voter whose
- *   pod restarts in place; if unsafe, {@link Wait} {@code QuorumAtRisk}.</li>
+ *   pod restarts in place ({@link Step.MoveLeader}); if unsafe, {@link Wait} {@code QuorumAtRisk}.</li>
  * <li>A member's pod (not away) runs another version than {@code spec.version}: check the change from the lowest
  *   running version with {@link VersionPolicy}; refused: {@link Refuse}; allowed: {@link UpgradeMember} on a
  *   follower, the leader last, unless a member is away and restarting this one would leave fewer healthy voters
@@ -418,7 +417,7 @@ public final class ClusterPlanner {
         }
         // members whose pod runs once are replaced by members whose pod restarts etcd in place, one at a time, while
         // they could take the quorum with them: one more member is wanted until one is gone (rules 13 and 13a)
-        List<Seat> runOnce = runsOnceToReplace(o, seats);
+        List<Seat> runOnce = RunOnceReplacement.toReplace(o, seats);
         int wanted = o.desiredSize() + (runOnce.isEmpty() ? 0 : 1);
         // 8. scaling down with a learner: the learner goes first
         List<Seat> learners = seats.stream().filter(Seat::learner).toList();
@@ -466,22 +465,12 @@ public final class ClusterPlanner {
             Set<String> taken = new HashSet<>(seatNames);
             String name = freshName(o, taken);
             return new AddMember(name, naming.peerUrl(name), runningVersion(o),
-                    seats.size() >= o.desiredSize() ? replaced(runOnce).name() : null);
+                    seats.size() >= o.desiredSize() ? RunOnceReplacement.next(runOnce).name() : null);
         }
-        // 13a. the member added in its place is a healthy voter: the member whose pod runs once goes, once it does not
-        // lead
-        if (!runOnce.isEmpty() && voters.size() > o.desiredSize()) {
-            Seat victim = replaced(runOnce);
-            if (victim.leader()) {
-                Optional<Seat> heir = voters.stream().filter(s -> s.healthy() && !runOnce.contains(s)).findFirst();
-                if (heir.isPresent()) {
-                    return new MoveLeader(victim.member().id(), victim.name(), heir.get().member().id(),
-                            heir.get().name());
-                }
-            }
-            return safeToRemove(victim, seats)
-                    ? new RemoveMember(victim.member().id(), label(victim), RemoveMember.RUNS_ONCE)
-                    : quorumAtRisk(victim, seats, "member");
+        // 13a. the member added in its place votes: the member whose pod runs once goes, once it does not lead
+        Optional<Step> replaced = RunOnceReplacement.remove(o, seats, runOnce);
+        if (replaced.isPresent()) {
+            return replaced.get();
         }
         // 14. version
         Step version = planVersion(o, seats);
@@ -602,36 +591,7 @@ public final class ClusterPlanner {
                 .orElse(voters.get(0));
     }
 
-    /**
-     * The voters without claims whose pod runs, and runs once (when their etcd ends it is not started again, and
-     * their data goes with the pod), when they are to be replaced: when the voters that restart in place, counted
-     * at {@code spec.size} (with the members still to add, without those over it), are fewer than a majority of
-     * it, so that their etcds killed together would lose the quorum for good. Empty otherwise: a restored or
-     * recovered cluster of three
-     * or more keeps its one seed, which is replaced like any member whose pod ended should its etcd end. A cluster
-     * on claims keeps them all: a pod of theirs that ends is made again on its claim, restarting in place (rule 4).
-     * (The observer shows such pods as any other while the restore that made the cluster is not over, and when the
-     * pods have placement rules.)
-     */
-    static List<Seat> runsOnceToReplace(ClusterObservation o, List<Seat> seats) {
-        if (o.persistent()) {
-            return List.of();
-        }
-        List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
-        List<Seat> once = voters.stream().filter(s -> s.started() && !s.podFailed() && s.runsOnce()).toList();
-        // the voters that restart in place once the cluster has its size: members still to add restart in place,
-        // and those over it (one added to replace a member that runs once) are not counted
-        int missing = Math.max(0, o.desiredSize() - voters.size());
-        int over = Math.max(0, voters.size() - o.desiredSize());
-        return voters.size() - once.size() + missing - over < majority(o.desiredSize()) ? once : List.of();
-    }
-
-    /** The member whose pod runs once that is replaced first: a follower, the leader last. */
-    private static Seat replaced(List<Seat> runOnce) {
-        return runOnce.stream().filter(s -> !s.leader()).findFirst().orElse(runOnce.get(0));
-    }
-
-    private static boolean safeToRemove(Seat victim, List<Seat> seats) {
+    static boolean safeToRemove(Seat victim, List<Seat> seats) {
         if (victim.learner()) {
             return true;
         }
@@ -640,7 +600,7 @@ public final class ClusterPlanner {
         return voters >= 1 && healthy >= majority((int) voters);
     }
 
-    private static Wait quorumAtRisk(Seat victim, List<Seat> seats, String what) {
+    static Wait quorumAtRisk(Seat victim, List<Seat> seats, String what) {
         return new Wait(Wait.QUORUM_AT_RISK, "Not removing " + what + " " + label(victim) + ": the healthy voting"
                 + " members left would be fewer than a majority. Waiting for the other members to become healthy.");
     }
@@ -668,7 +628,7 @@ public final class ClusterPlanner {
         throw new IllegalStateException("no free member name after " + NAME_ATTEMPTS + " attempts");
     }
 
-    private static String label(Seat s) {
+    static String label(Seat s) {
         return s.name().isEmpty() ? s.member().hexId() : s.name();
     }
 

@@ -326,7 +326,7 @@ public final class ClusterStatusBuilder {
 
     private static Condition scaling(ClusterObservation o, List<Seat> seats, Step step) {
         int size = seats.isEmpty() ? o.livePods().size() : seats.size();
-        List<String> replacing = seats.isEmpty() ? List.of() : ClusterPlanner.runsOnceToReplace(o, seats).stream()
+        List<String> replacing = seats.isEmpty() ? List.of() : RunOnceReplacement.toReplace(o, seats).stream()
                 .map(Seat::name).toList();
         String progress = " The cluster has " + size + (size == 1 ? " member" : " members") + "; spec.size asks for "
                 + o.desiredSize() + (replacing.isEmpty() ? "" : ", and one more while member" + (replacing.size() > 1
