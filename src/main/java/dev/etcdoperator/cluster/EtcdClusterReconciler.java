@@ -29,6 +29,7 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
 import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.Readiness;
@@ -592,13 +593,13 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         String restoredBy = cluster.getMetadata().getAnnotations() == null ? null
                 : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORED_BY);
         if (restoredBy == null || restoredBy.isBlank() || pods.stream()
-                .noneMatch(p -> "Never".equals(p.getSpec().getRestartPolicy()))) {
+                .noneMatch(p -> ClusterResources.RUNS_ONCE.equals(p.getSpec().getRestartPolicy()))) {
             return true;
         }
         EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace(cluster.getMetadata().getNamespace())
                 .withName(restoredBy).get();
         String phase = restore == null || restore.getStatus() == null ? null : restore.getStatus().getPhase();
-        return restore == null || "Done".equals(phase) || "Failed".equals(phase);
+        return restore == null || RestorePhase.Done.name().equals(phase) || RestorePhase.Failed.name().equals(phase);
     }
 
     /**
