@@ -337,7 +337,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return change.control(restore);
         }
         progress(restore, advance.to(), advance.message());
-        return change.control(restore).rescheduleAfter(WHILE_BUSY);
+        // the change that moved this phase on may already satisfy the next one, and no other event would say so
+        return change.control(restore).rescheduleAfter(Duration.ZERO);
     }
 
     private UpdateControl<EtcdRestore> preflightFailed(EtcdRestore restore, StatusChange<EtcdRestore> change,

@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import dev.etcdoperator.api.v1beta2.MemberDetail;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
@@ -310,6 +313,37 @@ class EtcdRestoreReconcilerTest {
         assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
         assertThat(restore.getStatus().getReason()).startsWith(RestorePlanner.REASON_SEED_FAILED + ": ");
         assertThat(restore.getStatus().getSeedRetries()).isNull();
+    }
+
+    /**
+     * The cluster may already be Available at full size when the restore first sees its seed healthy (the event that
+     * said so was the last one): the restore goes on at once instead of at its next look a second later.
+     */
+    @Test
+    void aRestoreWhoseClusterIsAlreadyWholeWhenItsSeedIsSeenIsDoneWithoutWaiting() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        EtcdCluster restored = cluster(CLUSTER);
+        EtcdClusterStatus whole = new EtcdClusterStatus();
+        whole.setMemberDetails(java.util.stream.IntStream.range(0, 3).mapToObj(i -> {
+            MemberDetail m = new MemberDetail();
+            m.setName("alpha-" + i);
+            m.setHealthy(true);
+            return m;
+        }).toList());
+        whole.setReadyMembers(3);
+        whole.setConditions(List.of(new dev.etcdoperator.api.v1beta2.Condition("Available", Conditions.TRUE,
+                "Available", "3 of 3")));
+        restored.setStatus(whole);
+        client.resource(restored).updateStatus();
+
+        UpdateControl<EtcdRestore> control = reconciler.reconcile(restore, null);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Growing");
+        assertThat(control.getScheduleDelay()).contains(0L);
+        reconciler.reconcile(restore, null);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Done");
+        assertThat(restore.getStatus().getSucceeded()).isTrue();
     }
 
     // ---- item: the template lock, the uid precondition, the Secret
