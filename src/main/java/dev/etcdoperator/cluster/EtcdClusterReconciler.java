@@ -29,7 +29,6 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberDatabase;
 import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
 import dev.etcdoperator.core.cluster.Step;
-import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.Readiness;
@@ -155,7 +154,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .withName("cluster-services")
                 .withLabelSelector(ClusterResources.LABEL_APP + "=" + ClusterResources.APP)
                 .build();
-        return List.of(new InformerEventSource<>(pods, context), new InformerEventSource<>(services, context));
+        return List.of(new InformerEventSource<>(pods, context), new InformerEventSource<>(services, context),
+                RestoreEndEvents.of(context));
     }
 
     @Override
@@ -262,7 +262,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         long observing = System.nanoTime();
         try {
             observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster),
-                    tlsKeys.fingerprint(), restoreEnded(cluster, pods));
+                    tlsKeys.fingerprint(), restoreEnded(cluster, pods, context));
         } catch (IllegalArgumentException e) {
             // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
             return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"
@@ -586,20 +586,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /**
-     * Whether no EtcdRestore still restores this cluster: read only when a pod runs once and the cluster names the
-     * restore that made it. A restore that is gone, done or failed has ended.
+     * Whether no EtcdRestore still restores this cluster: looked up (in the informer's cache) only when a pod runs
+     * once and the cluster names the restore that made it. A restore that is gone, done or failed has ended.
      */
-    private boolean restoreEnded(EtcdCluster cluster, List<Pod> pods) {
+    private static boolean restoreEnded(EtcdCluster cluster, List<Pod> pods, Context<EtcdCluster> context) {
         String restoredBy = cluster.getMetadata().getAnnotations() == null ? null
                 : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORED_BY);
         if (restoredBy == null || restoredBy.isBlank() || pods.stream()
                 .noneMatch(p -> ClusterResources.RUNS_ONCE.equals(p.getSpec().getRestartPolicy()))) {
             return true;
         }
-        EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace(cluster.getMetadata().getNamespace())
-                .withName(restoredBy).get();
-        String phase = restore == null || restore.getStatus() == null ? null : restore.getStatus().getPhase();
-        return restore == null || RestorePhase.Done.name().equals(phase) || RestorePhase.Failed.name().equals(phase);
+        return RestoreEndEvents.ended(context.getSecondaryResources(EtcdRestore.class), restoredBy);
     }
 
     /**
