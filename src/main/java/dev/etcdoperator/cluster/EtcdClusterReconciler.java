@@ -586,17 +586,25 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /**
-     * Whether no EtcdRestore still restores this cluster: looked up (in the informer's cache) only when a pod runs
-     * once and the cluster names the restore that made it. A restore that is gone, done or failed has ended.
+     * Whether no EtcdRestore still restores this cluster: looked up only when a pod runs once and the cluster names the
+     * restore that made it, in the informer's cache, or, when it is not there, from the API server. A restore that
+     * is gone, done or failed has ended.
      */
-    private static boolean restoreEnded(EtcdCluster cluster, List<Pod> pods, Context<EtcdCluster> context) {
+    private boolean restoreEnded(EtcdCluster cluster, List<Pod> pods, Context<EtcdCluster> context) {
         String restoredBy = cluster.getMetadata().getAnnotations() == null ? null
                 : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORED_BY);
         if (restoredBy == null || restoredBy.isBlank() || pods.stream()
                 .noneMatch(p -> ClusterResources.RUNS_ONCE.equals(p.getSpec().getRestartPolicy()))) {
             return true;
         }
-        return RestoreEndEvents.ended(context.getSecondaryResources(EtcdRestore.class), restoredBy);
+        Set<EtcdRestore> known = context.getSecondaryResources(EtcdRestore.class);
+        if (known.stream().anyMatch(r -> restoredBy.equals(r.getMetadata().getName()))) {
+            return RestoreEndEvents.ended(known, restoredBy);
+        }
+        // not among this cluster's restores (deleted, or one that restores another cluster): the API server says
+        EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(restoredBy).get();
+        return RestoreEndEvents.ended(restore == null ? List.of() : List.of(restore), restoredBy);
     }
 
     /**
