@@ -12,6 +12,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.StaticTls;
+import dev.etcdoperator.core.cluster.Version;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -68,6 +69,9 @@ public final class ClusterResources {
     /** etcd's own Prometheus metrics (and /health), plain HTTP even when clients must use TLS. */
     public static final int METRICS_PORT = 2381;
     static final String METRICS_ENV = "ETCD_LISTEN_METRICS_URLS";
+    static final String LIVENESS_PATH = "/health?serializable=true&exclude=NOSPACE&exclude=CORRUPT";
+    private static final Version LIVENESS_SINCE = new Version(3, 5, 3, null);
+    private static final int LIVENESS_PERIOD = 10;
     public static final String DEFAULT_BUSYBOX = "busybox:1.36";
     /** How often check-dns looks the member's name up: a name that resolves starts etcd without delay. */
     static final String DNS_POLL = "0.1";
@@ -239,6 +243,7 @@ public final class ClusterResources {
             meta.setAnnotations(annotations);
         }
 
+        boolean restoresSnapshot = "new".equals(member.initialClusterState()) && snapshotSecret.isPresent();
         String peerSecret = peerSecret(spec);
         String serverSecret = serverSecret(spec);
         String operatorSecret = operatorSecret(spec);
@@ -297,6 +302,8 @@ public final class ClusterResources {
                 .addNewPort().withName("metrics").withContainerPort(METRICS_PORT).withProtocol("TCP").endPort()
                 .withReadinessProbe(readinessProbe(member,
                         serverSecret != null && operatorSecret != null ? tlsKeys.operator() : null))
+                .withStartupProbe(startupProbe(etcdVersion, spec, !restoresSnapshot).orElse(null))
+                .withLivenessProbe(livenessProbe(etcdVersion, spec, !restoresSnapshot).orElse(null))
                 .withResources(policy.getResources())
                 .withVolumeMounts(mounts)
                 .build();
@@ -313,16 +320,15 @@ public final class ClusterResources {
                         .withClaimName(member.member()).endPersistentVolumeClaim().build()
                 : new VolumeBuilder().withName(DATA_VOLUME).withNewEmptyDir().endEmptyDir().build();
 
-        List<Container> restore = "new".equals(member.initialClusterState())
-                ? snapshotSecret.map(secret -> RestoreSeed.initContainers(cluster, secret, member, etcdVersion,
-                        image(spec, etcdVersion))).orElse(List.of())
+        List<Container> restore = restoresSnapshot
+                ? RestoreSeed.initContainers(cluster, snapshotSecret.get(), member, etcdVersion, image(spec, etcdVersion))
                 : List.of();
         PodBuilder pod = new PodBuilder()
                 .withMetadata(meta)
                 .withNewSpec()
                 .withHostname(member.member())
                 .withSubdomain(clusterName)
-                .withRestartPolicy(restore.isEmpty() ? RESTARTS_IN_PLACE : RUNS_ONCE)
+                .withRestartPolicy(restoresSnapshot ? RUNS_ONCE : RESTARTS_IN_PLACE)
                 // a seed fetches and restores its snapshot first: only etcd, which starts next, needs its name
                 .withInitContainers(restore)
                 .addToInitContainers(waitForDns)
@@ -368,6 +374,49 @@ public final class ClusterResources {
                 "--key=" + OPERATOR_TLS_DIR + "/" + clientKeys.key(),
                 "--dial-timeout=3s", "--command-timeout=4s",
                 "endpoint", "health").endExec().build();
+    }
+
+    /**
+     * Restarts an etcd that stopped answering (frozen, hung), in place on its data: etcd's own health of the member
+     * alone ({@code serializable}: no leader needed, so a quorum loss fails no member's probe; a full database or a
+     * corruption alarm is no reason to restart either), on the plain metrics listener, which TLS does not change.
+     * Only from etcd 3.5.3, which knows {@code serializable}; only where the metrics listener is the operator's; never
+     * in a pod that runs once (a kill would end it, and its emptyDir with it: a frozen etcd may yet come back). It
+     * starts once the {@link #startupProbe} passed, and allows a defragmentation of a database as large as the quota,
+     * which blocks the check meanwhile: 80 s, and 30 s more for each GiB of quota over 2 GiB.
+     */
+    static Optional<Probe> livenessProbe(String etcdVersion, EtcdClusterSpec spec, boolean restartsInPlace) {
+        if (!probedForLiveness(etcdVersion, spec, restartsInPlace)) {
+            return Optional.empty();
+        }
+        long quotaGiB = ClusterObserver.quotaBytes(spec) >> 30;
+        int defragmentationSeconds = 80 + (int) Math.max(0, Math.min(quotaGiB, 64) - 2) * 30;
+        return Optional.of(liveness().withPeriodSeconds(LIVENESS_PERIOD).withTimeoutSeconds(10)
+                .withFailureThreshold((defragmentationSeconds + LIVENESS_PERIOD - 1) / LIVENESS_PERIOD).build());
+    }
+
+    /**
+     * Holds the liveness probe back while etcd starts, however long opening a large database and replaying its log
+     * takes (up to an hour); checked every second, so that the readiness probe, which waits for it, starts soon.
+     */
+    static Optional<Probe> startupProbe(String etcdVersion, EtcdClusterSpec spec, boolean restartsInPlace) {
+        if (!probedForLiveness(etcdVersion, spec, restartsInPlace)) {
+            return Optional.empty();
+        }
+        return Optional.of(liveness().withPeriodSeconds(1).withTimeoutSeconds(5).withFailureThreshold(3600).build());
+    }
+
+    private static boolean probedForLiveness(String etcdVersion, EtcdClusterSpec spec, boolean restartsInPlace) {
+        PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
+        boolean ownMetrics = policy.getEtcdEnv() == null
+                || policy.getEtcdEnv().stream().noneMatch(e -> METRICS_ENV.equals(e.getName()));
+        boolean serializable = Version.parse(etcdVersion).map(v -> v.compareTo(LIVENESS_SINCE) >= 0).orElse(false);
+        return restartsInPlace && ownMetrics && serializable;
+    }
+
+    private static ProbeBuilder liveness() {
+        return new ProbeBuilder().withNewHttpGet().withPath(LIVENESS_PATH).withPort(new IntOrString(METRICS_PORT))
+                .withScheme("HTTP").endHttpGet();
     }
 
     private static VolumeMount secretMount(String volume, String path) {

@@ -46,6 +46,11 @@ final class SurvivorSnapshot {
         init.add(RestoreSeed.removeContainer(busybox, SNAPSHOT_FILE));
         pod.getSpec().setInitContainers(init);
         pod.getSpec().setRestartPolicy(ClusterResources.RUNS_ONCE);
+        // a liveness kill would end this pod, and its data with it
+        pod.getSpec().getContainers().forEach(c -> {
+            c.setLivenessProbe(null);
+            c.setStartupProbe(null);
+        });
         return MemberSecurity.restrict(pod, policy);
     }
 

@@ -194,6 +194,60 @@ class ClusterResourcesTest {
     }
 
     @Test
+    void aMemberOfEtcd353OrLaterIsRestartedInPlaceWhenItsOwnHealthStopsAnswering() {
+        for (String spec : List.of("size: 3", TLS_SPEC)) {
+            Container etcd = ClusterResources.memberPod(cluster(spec), member("new"), "3.5.3").getSpec().getContainers()
+                    .get(0);
+            for (Probe probe : List.of(etcd.getLivenessProbe(), etcd.getStartupProbe())) {
+                assertThat(probe.getHttpGet().getPath())
+                        .isEqualTo("/health?serializable=true&exclude=NOSPACE&exclude=CORRUPT");
+                assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP");
+                assertThat(probe.getHttpGet().getPort().getIntVal()).isEqualTo(ClusterResources.METRICS_PORT);
+                assertThat(probe.getInitialDelaySeconds()).isNull();
+            }
+            assertThat(etcd.getLivenessProbe().getPeriodSeconds() * etcd.getLivenessProbe().getFailureThreshold())
+                    .as("a defragmentation of 2 GiB").isEqualTo(80);
+            assertThat(etcd.getStartupProbe().getPeriodSeconds()).as("readiness waits for it").isEqualTo(1);
+            assertThat(etcd.getStartupProbe().getPeriodSeconds() * etcd.getStartupProbe().getFailureThreshold())
+                    .as("a long start").isEqualTo(3600);
+        }
+        assertThat(ClusterResources.memberPod(cluster("size: 3"), member("existing"), "3.6.16").getSpec()
+                .getContainers().get(0).getLivenessProbe()).isNotNull();
+    }
+
+    @Test
+    void theLivenessProbeWaitsOutADefragmentationOfAsLargeADatabaseAsTheQuotaAllows() {
+        Probe flag = ClusterResources.memberPod(cluster("size: 3\netcd: {quotaBackendBytes: 8589934592}"),
+                member("new"), "3.6.16").getSpec().getContainers().get(0).getLivenessProbe();
+        assertThat(flag.getPeriodSeconds() * flag.getFailureThreshold()).isEqualTo(80 + 6 * 30);
+        Probe env = ClusterResources.memberPod(cluster("""
+                size: 3
+                pod: {etcdEnv: [{name: ETCD_QUOTA_BACKEND_BYTES, value: "4294967296"}]}
+                """), member("new"), "3.6.16").getSpec().getContainers().get(0).getLivenessProbe();
+        assertThat(env.getPeriodSeconds() * env.getFailureThreshold()).isEqualTo(80 + 2 * 30);
+    }
+
+    @Test
+    void noLivenessProbeWhereARestartCouldDoHarmOrTheProbeCouldNotAnswer() {
+        // before 3.5.3 /health needs a leader: a quorum loss would restart every member
+        assertThat(ClusterResources.memberPod(cluster("size: 3"), member("new"), "3.5.2").getSpec().getContainers()
+                .get(0).getLivenessProbe()).isNull();
+        assertThat(ClusterResources.memberPod(cluster("size: 3"), member("new"), "3.4.23").getSpec().getContainers()
+                .get(0).getLivenessProbe()).isNull();
+        // the metrics listener is the user's
+        assertThat(ClusterResources.memberPod(cluster("""
+                size: 3
+                pod: {etcdEnv: [{name: ETCD_LISTEN_METRICS_URLS, value: "http://127.0.0.1:9999"}]}
+                """), member("new"), "3.6.16").getSpec().getContainers().get(0).getLivenessProbe()).isNull();
+        // a pod that runs once would end, with its data
+        Pod seed = ClusterResources.memberPod(cluster("size: 1"), member("new"), "3.6.16",
+                java.util.Optional.of("r1-snapshot"));
+        assertThat(seed.getSpec().getRestartPolicy()).isEqualTo("Never");
+        assertThat(seed.getSpec().getContainers().get(0).getLivenessProbe()).isNull();
+        assertThat(seed.getSpec().getContainers().get(0).getStartupProbe()).isNull();
+    }
+
+    @Test
     void peerTlsAloneLeavesTheClientSideOnPlainHttp() {
         Pod pod = ClusterResources.memberPod(cluster("""
                 size: 3

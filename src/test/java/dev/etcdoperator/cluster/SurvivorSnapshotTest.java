@@ -45,6 +45,9 @@ class SurvivorSnapshotTest {
         assertThat(init).allSatisfy(c -> assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse());
         // clear-data runs once: a sandbox of the pod made again would clear the recovered data
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
+        // nor is its etcd killed for not answering: that would end the pod
+        assertThat(pod.getSpec().getContainers().get(0).getLivenessProbe()).isNull();
+        assertThat(pod.getSpec().getContainers().get(0).getStartupProbe()).isNull();
         // from 3.6 only etcdutl restores
         Pod next = SurvivorSnapshot.pod(cluster("size: 3\nversion: 3.6.16"), MEMBER, "3.6.16", MemberTlsKeys.COREOS,
                 SURVIVOR);

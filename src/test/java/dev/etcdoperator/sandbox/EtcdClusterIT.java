@@ -447,7 +447,49 @@ class EtcdClusterIT {
         client().resources(EtcdCluster.class).inNamespace(NS).withName("theta").delete();
     }
 
+    /**
+     * Two of three etcds frozen (SIGSTOP: alive, answering nothing; the quorum gone with them): the kubelet restarts
+     * each in place once its liveness probe has failed long enough, and the cluster comes back with every
+     * acknowledged write, without a member replaced.
+     */
+    @Test
+    @Order(15)
+    void twoFrozenMembersAreRestartedInPlaceByTheirLivenessProbe() {
+        create("iota", 3, NEXT_MINOR);
+        awaitConverged("iota", 3);
+        List<Pod> frozen = pods("iota").subList(0, 2);
+        List<Long> pids = frozen.stream().map(EtcdClusterIT::pid).toList();
+        try {
+            stopAndAwaitBackInPlace("iota", frozen, p -> signal("-STOP", pid(p)), Duration.ofMinutes(4));
+        } finally {
+            pids.forEach(pid -> signal("-CONT", pid));
+        }
+        assertThat(events("iota")).extracting(Event::getReason).doesNotContain("MemberReplaced", "MemberRemoved");
+        for (Pod pod : frozen) {
+            assertThat(client().v1().events().inNamespace(NS).list().getItems())
+                    .as("the kubelet restarted %s for its liveness probe", pod.getMetadata().getName())
+                    .anySatisfy(e -> {
+                        assertThat(e.getInvolvedObject().getName()).isEqualTo(pod.getMetadata().getName());
+                        assertThat(e.getReason()).isEqualTo("Unhealthy");
+                        assertThat(e.getMessage()).contains("Liveness probe failed");
+                    });
+        }
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("iota").delete();
+    }
+
     // ---- helpers ----
+
+    static void signal(String signal, long pid) {
+        try {
+            new ProcessBuilder("kill", signal, Long.toString(pid)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 
     /**
      * Under a writer, kills the etcd of each of {@code victims} at once and waits until the kubelet has started each
@@ -455,14 +497,21 @@ class EtcdClusterIT {
      * members) and every acknowledged write is there.
      */
     static void killAndAwaitBackInPlace(String cluster, List<Pod> victims) {
+        stopAndAwaitBackInPlace(cluster, victims, p -> ProcessHandle.of(pid(p)).ifPresent(ProcessHandle::destroyForcibly),
+                CONVERGE);
+    }
+
+    /** As {@link #killAndAwaitBackInPlace}, each victim's etcd stopped by {@code stop}, back within {@code within}. */
+    static void stopAndAwaitBackInPlace(String cluster, List<Pod> victims, java.util.function.Consumer<Pod> stop,
+            Duration within) {
         Set<String> uids = pods(cluster).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
         Set<String> members = Set.copyOf(memberNames(cluster));
         Set<String> acknowledged;
         try (ContinuousWriter writer = new ContinuousWriter(cluster + "-", () -> endpointList(cluster))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > 20);
-            victims.forEach(p -> ProcessHandle.of(pid(p)).ifPresent(ProcessHandle::destroyForcibly));
+            victims.forEach(stop);
             for (Pod victim : victims) {
-                await().atMost(CONVERGE).until(() -> pod(cluster, victim.getMetadata().getName()),
+                await().atMost(within).until(() -> pod(cluster, victim.getMetadata().getName()),
                         p -> p != null && restarts(p) >= 1);
             }
             awaitConverged(cluster, 3);

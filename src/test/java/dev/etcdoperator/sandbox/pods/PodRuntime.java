@@ -67,7 +67,9 @@ public final class PodRuntime implements AutoCloseable {
         }
         VolumeDirectories volumes = new VolumeDirectories(stateDir.toAbsolutePath());
         ProcessRegistry processes = new ProcessRegistry();
-        ScheduledThreadPoolExecutor probes = new ScheduledThreadPoolExecutor(4, r -> {
+        // the kubelet probes each container on its own: a probe that waits out its timeout (a frozen etcd) must
+        // not hold up the others, so there are threads enough for every probe of a busy test
+        ScheduledThreadPoolExecutor probes = new ScheduledThreadPoolExecutor(64, r -> {
             Thread t = new Thread(r, "sandbox-probe");
             t.setDaemon(true);
             return t;

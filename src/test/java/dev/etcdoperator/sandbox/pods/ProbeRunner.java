@@ -26,7 +26,10 @@ final class ProbeRunner {
     private final Probe probe;
     private final Container container;
     private final ContainerLauncher launcher;
-    private final ScheduledFuture<?> schedule;
+    private final ScheduledExecutorService executor;
+    private final long periodMillis;
+    private volatile ScheduledFuture<?> next;
+    private volatile boolean cancelled;
     private int successes;
     private int failures;
     private volatile boolean succeeding;
@@ -37,9 +40,10 @@ final class ProbeRunner {
         this.probe = probe;
         this.container = container;
         this.launcher = launcher;
-        long delay = seconds(probe.getInitialDelaySeconds(), 0) * 1000L;
-        long period = seconds(probe.getPeriodSeconds(), 10) * 1000L;
-        this.schedule = executor.scheduleWithFixedDelay(this::runOnce, delay, period, TimeUnit.MILLISECONDS);
+        this.executor = executor;
+        this.periodMillis = seconds(probe.getPeriodSeconds(), 10) * 1000L;
+        this.next = executor.schedule(this::tick, seconds(probe.getInitialDelaySeconds(), 0) * 1000L,
+                TimeUnit.MILLISECONDS);
     }
 
     static void validate(Probe probe, String what) throws NotEmulatedException {
@@ -63,7 +67,24 @@ final class ProbeRunner {
     }
 
     void cancel() {
-        schedule.cancel(true);
+        cancelled = true;
+        next.cancel(true);
+    }
+
+    /**
+     * One check, then the next a period after this one started, as the kubelet's ticker: a check that outlasts its
+     * period is followed by the next at once, and missed periods are not made up.
+     */
+    private void tick() {
+        long started = System.nanoTime();
+        runOnce();
+        if (!cancelled) {
+            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            next = executor.schedule(this::tick, Math.max(0, periodMillis - elapsed), TimeUnit.MILLISECONDS);
+            if (cancelled) {
+                next.cancel(true);
+            }
+        }
     }
 
     private synchronized void runOnce() {
