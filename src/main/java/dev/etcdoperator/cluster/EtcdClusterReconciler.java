@@ -333,8 +333,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
+        MemberPlacement.record(conditions, status, namespace, pods, cluster.getMetadata().getGeneration());
         recordQuorumRecoveryNews(cluster, before, status.getConditions());
         recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
+        recordNews(cluster, MemberPlacement.REASON_UNSCHEDULABLE, before, status.getConditions());
         recordNews(cluster, ClusterStatusBuilder.REASON_NO_SPACE_ALARM, before, status.getConditions(),
                 ClusterStatusBuilder.OUT_OF_SPACE);
         recordNews(cluster, ClusterStatusBuilder.REASON_LIVE_DATA_OVER_QUOTA, before, status.getConditions());

@@ -3,14 +3,17 @@ package dev.etcdoperator.restore;
 import java.util.List;
 import java.util.Map;
 
+import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.MemberPlacement;
 import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.RestorePhase;
+import dev.etcdoperator.core.status.Conditions;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -45,11 +48,14 @@ final class RestoreObserver {
         int ready = status.getReadyMembers() == null ? 0 : status.getReadyMembers();
         int size = cluster.getSpec() == null || cluster.getSpec().getSize() == null ? 0 : cluster.getSpec().getSize();
         String lockedBy = annotations.get(RestoreAnnotations.RESTORING);
+        String unplaced = status.getConditions() == null ? null : status.getConditions().stream()
+                .filter(c -> MemberPlacement.CONDITION.equals(c.getType()) && Conditions.FALSE.equals(c.getStatus()))
+                .map(Condition::getMessage).findFirst().orElse(null);
         return new ClusterSeen(true, cluster.getMetadata().getUid(), annotations.get(RestoreAnnotations.RESTORED_BY),
                 lockedBy != null && restoreActive(namespace, lockedBy) ? lockedBy : null,
                 cluster.getMetadata().getDeletionTimestamp() != null,
                 pods.size(), healthy, ready, size, available, healthy > 0 ? null : seedFailure(pods),
-                healthy > 0 ? null : seedDownloadFailed(pods));
+                healthy > 0 ? null : seedDownloadFailed(pods), unplaced);
     }
 
     /**

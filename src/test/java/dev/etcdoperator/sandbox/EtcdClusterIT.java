@@ -477,6 +477,45 @@ class EtcdClusterIT {
         client().resources(EtcdCluster.class).inNamespace(NS).withName("iota").delete();
     }
 
+    /**
+     * A member pod that fits no node (a node selector no node has): the cluster says which pod and the scheduler's
+     * reason; once the spec is fixed and the pod deleted, it is made again from the fixed spec and the cluster runs.
+     */
+    @Test
+    @Order(16)
+    void aMemberPodThatFitsNoNodeIsToldAndMadeAgainFromTheFixedSpecOnceDeleted() {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: kappa, namespace: %s}
+                spec:
+                  size: 1
+                  version: %s
+                  pod: {nodeSelector: {etcd-operator.test/nowhere: "true"}}
+                """.formatted(NS, NEXT_MINOR), EtcdCluster.class)).create();
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(status("kappa").getConditions())
+                .anySatisfy(c -> {
+                    assertThat(c.getType()).isEqualTo("MembersScheduled");
+                    assertThat(c.getStatus()).isEqualTo("False");
+                    assertThat(c.getReason()).isEqualTo("PodUnschedulable");
+                    assertThat(c.getMessage()).contains(pods("kappa").get(0).getMetadata().getName())
+                            .contains("node affinity/selector").contains("kubectl delete pod");
+                }));
+        assertThat(events("kappa")).extracting(Event::getReason).contains("PodUnschedulable");
+
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName("kappa"), c -> {
+            c.getSpec().getPod().setNodeSelector(null);
+            return c;
+        });
+        client().pods().inNamespace(NS).resource(pods("kappa").get(0)).delete();
+        awaitConverged("kappa", 1);
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(status("kappa").getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("MembersScheduled");
+            assertThat(c.getStatus()).isEqualTo("True");
+        }));
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("kappa").delete();
+    }
+
     // ---- helpers ----
 
     static void signal(String signal, long pid) {

@@ -17,10 +17,19 @@ package dev.etcdoperator.core.restore;
  * @param seedDownloadFailed the name of the pod whose {@code fetch-snapshot} failed to download the snapshot (a
  *                       refused link, a broken-off download: what a fresh link may cure), when that is the failure;
  *                       else null
+ * @param unplaced       what the cluster says of its member pods that fit no node (its {@code MembersScheduled}
+ *                       condition, when False), or null
  */
 public record ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
         int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
-        String seedDownloadFailed) {
+        String seedDownloadFailed, String unplaced) {
+
+    public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
+            int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
+            String seedDownloadFailed) {
+        this(exists, uid, restoredBy, restoringBy, deleting, podsLeft, healthyMembers, readyMembers, size, available,
+                seedFailure, seedDownloadFailed, null);
+    }
 
     public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
             int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure) {
@@ -29,6 +38,6 @@ public record ClusterSeen(boolean exists, String uid, String restoredBy, String 
     }
 
     public static ClusterSeen absent(int podsLeft) {
-        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null);
+        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null);
     }
 }

@@ -96,7 +96,8 @@ public final class RestorePlanner {
         if (cluster.healthyMembers() >= 1) {
             return new RestoreAction.Advance(RestorePhase.Growing, "the seed member runs on the restored data");
         }
-        return new RestoreAction.Wait("waiting for the seed member to fetch and restore the snapshot and start");
+        return new RestoreAction.Wait("waiting for the seed member to fetch and restore the snapshot and start"
+                + unplaced(cluster));
     }
 
     private static RestoreAction growing(String restore, String createdUid, ClusterSeen cluster) {
@@ -109,7 +110,11 @@ public final class RestorePlanner {
                     + cluster.size() + " members");
         }
         return new RestoreAction.Wait("the restored cluster has " + cluster.healthyMembers() + " of " + cluster.size()
-                + " members healthy");
+                + " members healthy" + unplaced(cluster));
+    }
+
+    private static String unplaced(ClusterSeen cluster) {
+        return cluster.unplaced() == null ? "" : "; the cluster says: " + cluster.unplaced();
     }
 
     private static RestoreAction lost(String restore, String createdUid, ClusterSeen cluster) {

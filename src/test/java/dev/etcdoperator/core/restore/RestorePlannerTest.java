@@ -56,6 +56,24 @@ class RestorePlannerTest {
     }
 
     @Test
+    void a_restore_waiting_on_a_member_pod_that_fits_no_node_says_so() {
+        String unplaced = "Pod alpha-x fits no node: 0/1 nodes are available.";
+        ClusterSeen seedPending = new ClusterSeen(true, "uid-new", ME, null, false, 1, 0, 0, 3, false, null, null,
+                unplaced);
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, seedPending))
+                .isInstanceOfSatisfying(RestoreAction.Wait.class, w -> assertThat(w.message())
+                        .startsWith("waiting for the seed member").endsWith("; the cluster says: " + unplaced));
+        ClusterSeen joinerPending = new ClusterSeen(true, "uid-new", ME, null, false, 3, 2, 2, 3, true, null, null,
+                unplaced);
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, joinerPending))
+                .isInstanceOfSatisfying(RestoreAction.Wait.class, w -> assertThat(w.message())
+                        .isEqualTo("the restored cluster has 2 of 3 members healthy; the cluster says: " + unplaced));
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, restored(2, 2, true, null)))
+                .isInstanceOfSatisfying(RestoreAction.Wait.class, w -> assertThat(w.message())
+                        .doesNotContain("the cluster says"));
+    }
+
+    @Test
     void restoring_waits_for_a_healthy_seed_then_grows() {
         assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, restored(0, 0, false, null))).isInstanceOf(RestoreAction.Wait.class);
         assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, restored(1, 1, false, null)))

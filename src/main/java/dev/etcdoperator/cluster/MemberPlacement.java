@@ -1,0 +1,65 @@
+package dev.etcdoperator.cluster;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.core.status.Conditions;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+
+/**
+ * Whether the scheduler could place every member pod. A pod that fits no node stays Pending for good, and its member
+ * with it: the {@code MembersScheduled} condition (set once a pod could not be placed) says which pod and the
+ * scheduler's own reason, and what a person can do. A pod's placement rules never change once it is made, so a
+ * changed {@code spec.pod} reaches a Pending pod only when the pod is made again.
+ */
+public final class MemberPlacement {
+    public static final String CONDITION = "MembersScheduled";
+    static final String REASON_UNSCHEDULABLE = "PodUnschedulable";
+    static final String REASON_SCHEDULED = "AllPodsScheduled";
+
+    private MemberPlacement() {
+    }
+
+    /** The pods (not being deleted) the scheduler found no node for, by name, with its message. */
+    static Map<String, String> unschedulable(List<Pod> pods) {
+        Map<String, String> found = new LinkedHashMap<>();
+        for (Pod pod : pods) {
+            if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
+                    || pod.getStatus().getConditions() == null) {
+                continue;
+            }
+            for (PodCondition c : pod.getStatus().getConditions()) {
+                if ("PodScheduled".equals(c.getType()) && Conditions.FALSE.equals(c.getStatus())
+                        && "Unschedulable".equals(c.getReason())) {
+                    found.put(pod.getMetadata().getName(), c.getMessage() == null ? "no reason given" : c.getMessage());
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Sets the condition: False while a pod cannot be placed; True again once none is left, when it was set before.
+     * Clusters whose pods were always placed do not carry it.
+     */
+    static void record(Conditions conditions, EtcdClusterStatus status, String namespace, List<Pod> pods,
+            Long generation) {
+        Map<String, String> stuck = unschedulable(pods);
+        if (!stuck.isEmpty()) {
+            StringBuilder message = new StringBuilder();
+            stuck.forEach((pod, why) -> message.append("Pod ").append(pod).append(" fits no node: ").append(why)
+                    .append(why.endsWith(".") ? " " : ". "));
+            message.append("Its member waits meanwhile. Make room or nodes that fit, or change spec.pod (nodeSelector,"
+                    + " affinity, antiAffinity, tolerations, resources, persistentVolumeClaimSpec) and then delete the"
+                    + " pod, which is made again from it: kubectl delete pod -n ").append(namespace).append(' ')
+                    .append(String.join(" ", stuck.keySet()));
+            conditions.put(status, CONDITION, Conditions.FALSE, REASON_UNSCHEDULABLE, message.toString(), generation);
+        } else if (Conditions.find(status.getConditions(), CONDITION).isPresent()) {
+            conditions.put(status, CONDITION, Conditions.TRUE, REASON_SCHEDULED, "Every member pod is placed on a node.",
+                    generation);
+        }
+    }
+}
