@@ -1,10 +1,15 @@
 package dev.etcdoperator.cluster;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
@@ -38,6 +43,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
  * The Kubernetes objects of an etcd cluster, as the CoreOS operator named and labelled them: the client
@@ -91,6 +97,8 @@ public final class ClusterResources {
      * is restarted on the current content, one member at a time.
      */
     public static final String TLS_FINGERPRINT_ANNOTATION = "etcd.database.coreos.com/tls-fingerprint";
+    /** A digest of the placement rules of spec.pod the member pod was made from (see {@link #placement}). */
+    public static final String PLACEMENT_ANNOTATION = "etcd.database.coreos.com/placement";
     /** On a member pod of a cluster with TLS: the CAs its bundles trusted when it started (see {@link CaIds}). */
     public static final String TLS_TRUSTED_CAS_ANNOTATION = "etcd.database.coreos.com/tls-trusted-cas";
     /** On a member pod of a cluster with TLS: the CAs that issued the certificates it started with. */
@@ -229,19 +237,17 @@ public final class ClusterResources {
         }
         labels.putAll(memberLabels(clusterName, member.member()));
         ObjectMeta meta = owned(cluster, member.member(), labels);
-        if (policy.getAnnotations() != null) {
-            meta.setAnnotations(new LinkedHashMap<>(policy.getAnnotations()));
-        }
+        Map<String, String> annotations = policy.getAnnotations() == null ? new LinkedHashMap<>()
+                : new LinkedHashMap<>(policy.getAnnotations());
+        annotations.put(PLACEMENT_ANNOTATION, placement(spec));
         if (tlsKeys.material() != null) {
-            Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>()
-                    : meta.getAnnotations();
             annotations.put(TLS_FINGERPRINT_ANNOTATION, tlsKeys.fingerprint());
             annotations.put(TLS_TRUSTED_CAS_ANNOTATION, String.join(",",
                     new TreeSet<>(tlsKeys.material().trusted())));
             annotations.put(TLS_ISSUING_CAS_ANNOTATION, String.join(",",
                     new TreeSet<>(tlsKeys.material().issuers())));
-            meta.setAnnotations(annotations);
         }
+        meta.setAnnotations(annotations);
 
         boolean restoresSnapshot = "new".equals(member.initialClusterState()) && snapshotSecret.isPresent();
         String peerSecret = peerSecret(spec);
@@ -374,6 +380,27 @@ public final class ClusterResources {
                 "--key=" + OPERATOR_TLS_DIR + "/" + clientKeys.key(),
                 "--dial-timeout=3s", "--command-timeout=4s",
                 "endpoint", "health").endExec().build();
+    }
+
+    /**
+     * A digest of what in spec.pod decides which node a member pod may run on: its node selector, tolerations,
+     * affinity and anti-affinity, and resources. A claim's spec is not in it: a pod made again keeps its claim.
+     */
+    public static String placement(EtcdClusterSpec spec) {
+        PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
+        Map<String, Object> rules = new LinkedHashMap<>();
+        rules.put("nodeSelector", policy.getNodeSelector() == null ? null : new TreeMap<>(policy.getNodeSelector()));
+        rules.put("tolerations", policy.getTolerations());
+        rules.put("affinity", policy.getAffinity());
+        rules.put("antiAffinity", policy.getAntiAffinity());
+        rules.put("resources", policy.getResources());
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(Serialization.asJson(rules).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
     }
 
     /**

@@ -248,6 +248,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             // its etcd would be behind this cluster's Services (they select by label) and answer for it
             return waitForEarlierCluster(cluster, change, earlierPod.get());
         }
+        List<Pod> unplaced = paused ? List.of()
+                : MemberPlacement.outdated(pods, ClusterResources.placement(cluster.getSpec()));
+        if (!unplaced.isEmpty()) {
+            return remakeUnplaced(cluster, change, unplaced);
+        }
         int budgetSize = budgetSize(cluster);
         if (!paused && (serviceMissing || children.due(key, uid, budgetSize))) {
             Optional<String> earlier = ensureServices(cluster, budgetSize);
@@ -644,6 +649,27 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
+    /**
+     * Deletes member pods that fit no node and were made from other placement rules than spec.pod has now (they never
+     * ran; the delete is conditional on their resourceVersion), so that the next reconcile makes them again from it.
+     */
+    private UpdateControl<EtcdCluster> remakeUnplaced(EtcdCluster cluster, StatusChange<EtcdCluster> change,
+            List<Pod> unplaced) {
+        for (Pod pod : unplaced) {
+            try {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                        .lockResourceVersion(pod.getMetadata().getResourceVersion()).delete();
+                events.normal(cluster, MemberPlacement.REASON_REMADE, "Deleted pod " + pod.getMetadata().getName()
+                        + ", which fit no node, to make it again from the changed spec.pod.");
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404 && e.getCode() != 409) {
+                    throw e;
+                }
+            }
+        }
+        return change.control(cluster).rescheduleAfter(Duration.ofSeconds(1));
+    }
+
     private UpdateControl<EtcdCluster> waitForEarlierCluster(EtcdCluster cluster, StatusChange<EtcdCluster> change,
             String object) {
         events.normal(cluster, "WaitingForEarlierCluster", object + " belongs to an earlier EtcdCluster of this name,"

@@ -12,13 +12,14 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 /**
  * Whether the scheduler could place every member pod. A pod that fits no node stays Pending for good, and its member
  * with it: the {@code MembersScheduled} condition (set once a pod could not be placed) says which pod and the
- * scheduler's own reason, and what a person can do. A pod's placement rules never change once it is made, so a
- * changed {@code spec.pod} reaches a Pending pod only when the pod is made again.
+ * scheduler's own reason, and what a person can do. A pod's placement rules never change once it is made: a pod that
+ * fits no node is made again once spec.pod's placement rules change ({@link #outdated}).
  */
 public final class MemberPlacement {
     public static final String CONDITION = "MembersScheduled";
     static final String REASON_UNSCHEDULABLE = "PodUnschedulable";
     static final String REASON_SCHEDULED = "AllPodsScheduled";
+    static final String REASON_REMADE = "UnplacedPodRemade";
 
     private MemberPlacement() {
     }
@@ -42,6 +43,22 @@ public final class MemberPlacement {
     }
 
     /**
+     * The pods the scheduler could not place whose placement rules (see {@link ClusterResources#placement}) are no
+     * longer those of spec.pod: made again from it, they may fit. Such a pod never ran, so nothing is lost with it. A
+     * pod that does not say what it was made from (an earlier operator version made it) is left to a person.
+     */
+    static List<Pod> outdated(List<Pod> pods, String placement) {
+        Map<String, String> stuck = unschedulable(pods);
+        return pods.stream().filter(p -> stuck.containsKey(p.getMetadata().getName()))
+                .filter(p -> p.getMetadata().getAnnotations() != null)
+                .filter(p -> {
+                    String madeFrom = p.getMetadata().getAnnotations().get(ClusterResources.PLACEMENT_ANNOTATION);
+                    return madeFrom != null && !madeFrom.equals(placement);
+                })
+                .toList();
+    }
+
+    /**
      * Sets the condition: False while a pod cannot be placed; True again once none is left, when it was set before.
      * Clusters whose pods were always placed do not carry it.
      */
@@ -53,9 +70,10 @@ public final class MemberPlacement {
             stuck.forEach((pod, why) -> message.append("Pod ").append(pod).append(" fits no node: ").append(why)
                     .append(why.endsWith(".") ? " " : ". "));
             message.append("Its member waits meanwhile. Make room or nodes that fit, or change spec.pod (nodeSelector,"
-                    + " affinity, antiAffinity, tolerations, resources, persistentVolumeClaimSpec) and then delete the"
-                    + " pod, which is made again from it: kubectl delete pod -n ").append(namespace).append(' ')
-                    .append(String.join(" ", stuck.keySet()));
+                    + " affinity, antiAffinity, tolerations, resources): the pod is then made again from it. A claim"
+                    + " that cannot bind stays as it was made: fix its StorageClass, or delete the claim and the pod"
+                    + " (kubectl delete pvc,pod -n ").append(namespace).append(' ')
+                    .append(String.join(" ", stuck.keySet())).append(").");
             conditions.put(status, CONDITION, Conditions.FALSE, REASON_UNSCHEDULABLE, message.toString(), generation);
         } else if (Conditions.find(status.getConditions(), CONDITION).isPresent()) {
             conditions.put(status, CONDITION, Conditions.TRUE, REASON_SCHEDULED, "Every member pod is placed on a node.",

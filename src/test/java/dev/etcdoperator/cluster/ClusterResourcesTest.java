@@ -248,6 +248,27 @@ class ClusterResourcesTest {
     }
 
     @Test
+    void aMemberPodSaysWhichPlacementRulesItWasMadeFrom() {
+        String plain = ClusterResources.placement(cluster("size: 3").getSpec());
+        assertThat(ClusterResources.memberPod(cluster("size: 3"), member("new")).getMetadata().getAnnotations())
+                .containsEntry(ClusterResources.PLACEMENT_ANNOTATION, plain);
+        for (String changed : List.of("pod: {nodeSelector: {disk: ssd}}", "pod: {antiAffinity: true}",
+                "pod: {tolerations: [{key: dedicated, operator: Exists}]}",
+                "pod: {resources: {requests: {memory: 1Gi}}}")) {
+            assertThat(ClusterResources.placement(cluster("size: 3\n" + changed).getSpec())).as(changed)
+                    .isNotEqualTo(plain);
+        }
+        for (String same : List.of("pod: {labels: {team: a}}", "pod: {annotations: {a: b}}", "size: 5",
+                "pod: {persistentVolumeClaimSpec: {resources: {requests: {storage: 1Gi}}}}")) {
+            assertThat(ClusterResources.placement(cluster("version: 3.6.16\n" + same).getSpec())).as(same)
+                    .isEqualTo(plain);
+        }
+        assertThat(ClusterResources.placement(cluster("size: 3\npod: {nodeSelector: {a: '1', b: '2'}}").getSpec()))
+                .as("the same rules in another order").isEqualTo(ClusterResources.placement(
+                        cluster("size: 3\npod: {nodeSelector: {b: '2', a: '1'}}").getSpec()));
+    }
+
+    @Test
     void peerTlsAloneLeavesTheClientSideOnPlainHttp() {
         Pod pod = ClusterResources.memberPod(cluster("""
                 size: 3

@@ -37,8 +37,8 @@ class MemberPlacementTest {
         assertThat(Conditions.find(status.getConditions(), MemberPlacement.CONDITION)).hasValueSatisfying(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("PodUnschedulable");
-            assertThat(c.getMessage()).contains("Pod a-2 fits no node: " + WHY).contains("spec.pod")
-                    .endsWith("kubectl delete pod -n prod a-2").doesNotContain("a-1");
+            assertThat(c.getMessage()).contains("Pod a-2 fits no node: " + WHY).contains("change spec.pod")
+                    .contains("made again").endsWith("kubectl delete pvc,pod -n prod a-2).").doesNotContain("a-1");
         });
 
         MemberPlacement.record(conditions, status, "prod", List.of(running("a-1"), running("a-2")), 2L);
@@ -46,6 +46,19 @@ class MemberPlacementTest {
             assertThat(c.getStatus()).isEqualTo("True");
             assertThat(c.getReason()).isEqualTo("AllPodsScheduled");
         });
+    }
+
+    @Test
+    void aPodThatFitsNoNodeIsMadeAgainOnlyOnceThePlacementRulesItWasMadeFromChanged() {
+        Pod old = pending("a-1", "Unschedulable", WHY);
+        old.getMetadata().setAnnotations(java.util.Map.of(ClusterResources.PLACEMENT_ANNOTATION, "before"));
+        Pod current = pending("a-2", "Unschedulable", WHY);
+        current.getMetadata().setAnnotations(java.util.Map.of(ClusterResources.PLACEMENT_ANNOTATION, "now"));
+        Pod unknown = pending("a-3", "Unschedulable", WHY);
+        Pod placed = running("a-4");
+        placed.getMetadata().setAnnotations(java.util.Map.of(ClusterResources.PLACEMENT_ANNOTATION, "before"));
+        assertThat(MemberPlacement.outdated(List.of(old, current, unknown, placed), "now"))
+                .extracting(p -> p.getMetadata().getName()).containsExactly("a-1");
     }
 
     static Pod pending(String name, String reason, String message) {

@@ -479,11 +479,11 @@ class EtcdClusterIT {
 
     /**
      * A member pod that fits no node (a node selector no node has): the cluster says which pod and the scheduler's
-     * reason; once the spec is fixed and the pod deleted, it is made again from the fixed spec and the cluster runs.
+     * reason; once the spec is fixed, the pod is made again from it and the cluster runs.
      */
     @Test
     @Order(16)
-    void aMemberPodThatFitsNoNodeIsToldAndMadeAgainFromTheFixedSpecOnceDeleted() {
+    void aMemberPodThatFitsNoNodeIsToldAndMadeAgainOnceTheSpecIsFixed() {
         client().resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdCluster
@@ -499,16 +499,19 @@ class EtcdClusterIT {
                     assertThat(c.getStatus()).isEqualTo("False");
                     assertThat(c.getReason()).isEqualTo("PodUnschedulable");
                     assertThat(c.getMessage()).contains(pods("kappa").get(0).getMetadata().getName())
-                            .contains("node affinity/selector").contains("kubectl delete pod");
+                            .contains("node affinity/selector").contains("change spec.pod");
                 }));
         assertThat(events("kappa")).extracting(Event::getReason).contains("PodUnschedulable");
+        String pending = pods("kappa").get(0).getMetadata().getUid();
 
         Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName("kappa"), c -> {
             c.getSpec().getPod().setNodeSelector(null);
             return c;
         });
-        client().pods().inNamespace(NS).resource(pods("kappa").get(0)).delete();
         awaitConverged("kappa", 1);
+        assertThat(pods("kappa")).singleElement().satisfies(p -> assertThat(p.getMetadata().getUid())
+                .isNotEqualTo(pending));
+        assertThat(events("kappa")).extracting(Event::getReason).contains("UnplacedPodRemade");
         await().atMost(CONVERGE).untilAsserted(() -> assertThat(status("kappa").getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("MembersScheduled");
             assertThat(c.getStatus()).isEqualTo("True");
