@@ -389,10 +389,13 @@ public final class ClusterResources {
     public static String placement(EtcdClusterSpec spec) {
         PodPolicy policy = spec.getPod() == null ? new PodPolicy() : spec.getPod();
         Map<String, Object> rules = new LinkedHashMap<>();
-        rules.put("nodeSelector", policy.getNodeSelector() == null ? null : new TreeMap<>(policy.getNodeSelector()));
-        rules.put("tolerations", policy.getTolerations());
+        rules.put("nodeSelector", policy.getNodeSelector() == null || policy.getNodeSelector().isEmpty() ? null
+                : new TreeMap<>(policy.getNodeSelector()));
+        rules.put("tolerations", policy.getTolerations() == null || policy.getTolerations().isEmpty() ? null
+                : policy.getTolerations());
         rules.put("affinity", policy.getAffinity());
-        rules.put("antiAffinity", policy.getAntiAffinity());
+        // the pod's affinity, when given, is all there is of it (see memberPod)
+        rules.put("antiAffinity", policy.getAffinity() == null && Boolean.TRUE.equals(policy.getAntiAffinity()));
         rules.put("resources", policy.getResources());
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")

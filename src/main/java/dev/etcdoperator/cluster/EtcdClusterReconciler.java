@@ -338,10 +338,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
-        MemberPlacement.record(conditions, status, namespace, pods, cluster.getMetadata().getGeneration());
+        MemberPlacement.record(conditions, status, namespace, pods, paused, cluster.getMetadata().getGeneration());
         recordQuorumRecoveryNews(cluster, before, status.getConditions());
         recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
-        recordNews(cluster, MemberPlacement.REASON_UNSCHEDULABLE, before, status.getConditions());
+        recordNews(cluster, MemberPlacement.REASON_UNSCHEDULABLE, before, status.getConditions(),
+                MemberPlacement.CONDITION);
         recordNews(cluster, ClusterStatusBuilder.REASON_NO_SPACE_ALARM, before, status.getConditions(),
                 ClusterStatusBuilder.OUT_OF_SPACE);
         recordNews(cluster, ClusterStatusBuilder.REASON_LIVE_DATA_OVER_QUOTA, before, status.getConditions());
@@ -648,7 +649,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .anyMatch(o -> "EtcdCluster".equals(o.getKind()) && !cluster.getMetadata().getUid().equals(o.getUid()));
     }
 
-    /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
     /**
      * Deletes member pods that fit no node and were made from other placement rules than spec.pod has now (they never
      * ran; the delete is conditional on their resourceVersion), so that the next reconcile makes them again from it.
@@ -657,19 +657,23 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             List<Pod> unplaced) {
         for (Pod pod : unplaced) {
             try {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                        .lockResourceVersion(pod.getMetadata().getResourceVersion()).delete();
-                events.normal(cluster, MemberPlacement.REASON_REMADE, "Deleted pod " + pod.getMetadata().getName()
-                        + ", which fit no node, to make it again from the changed spec.pod.");
+                boolean deleted = !client.pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .lockResourceVersion(pod.getMetadata().getResourceVersion()).delete().isEmpty();
+                if (deleted) {
+                    events.normal(cluster, MemberPlacement.REASON_REMADE, "Deleted pod " + pod.getMetadata().getName()
+                            + ", which fit no node, to make it again from the changed spec.pod.");
+                }
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 404 && e.getCode() != 409) {
                     throw e;
                 }
             }
         }
-        return change.control(cluster).rescheduleAfter(Duration.ofSeconds(1));
+        return change.control(cluster).rescheduleAfter(WHILE_WAITING);
     }
 
+    /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
     private UpdateControl<EtcdCluster> waitForEarlierCluster(EtcdCluster cluster, StatusChange<EtcdCluster> change,
             String object) {
         events.normal(cluster, "WaitingForEarlierCluster", object + " belongs to an earlier EtcdCluster of this name,"

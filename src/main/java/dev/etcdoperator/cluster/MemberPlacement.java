@@ -1,8 +1,8 @@
 package dev.etcdoperator.cluster;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.status.Conditions;
@@ -26,7 +26,7 @@ public final class MemberPlacement {
 
     /** The pods (not being deleted) the scheduler found no node for, by name, with its message. */
     static Map<String, String> unschedulable(List<Pod> pods) {
-        Map<String, String> found = new LinkedHashMap<>();
+        Map<String, String> found = new TreeMap<>();
         for (Pod pod : pods) {
             if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
                     || pod.getStatus().getConditions() == null) {
@@ -50,6 +50,9 @@ public final class MemberPlacement {
     static List<Pod> outdated(List<Pod> pods, String placement) {
         Map<String, String> stuck = unschedulable(pods);
         return pods.stream().filter(p -> stuck.containsKey(p.getMetadata().getName()))
+                // the scheduler has evicted pods to make room for it: it is about to be placed
+                .filter(p -> p.getStatus().getNominatedNodeName() == null
+                        || p.getStatus().getNominatedNodeName().isEmpty())
                 .filter(p -> p.getMetadata().getAnnotations() != null)
                 .filter(p -> {
                     String madeFrom = p.getMetadata().getAnnotations().get(ClusterResources.PLACEMENT_ANNOTATION);
@@ -63,17 +66,18 @@ public final class MemberPlacement {
      * Clusters whose pods were always placed do not carry it.
      */
     static void record(Conditions conditions, EtcdClusterStatus status, String namespace, List<Pod> pods,
-            Long generation) {
+            boolean paused, Long generation) {
         Map<String, String> stuck = unschedulable(pods);
         if (!stuck.isEmpty()) {
             StringBuilder message = new StringBuilder();
             stuck.forEach((pod, why) -> message.append("Pod ").append(pod).append(" fits no node: ").append(why)
                     .append(why.endsWith(".") ? " " : ". "));
             message.append("Its member waits meanwhile. Make room or nodes that fit, or change spec.pod (nodeSelector,"
-                    + " affinity, antiAffinity, tolerations, resources): the pod is then made again from it. A claim"
-                    + " that cannot bind stays as it was made: fix its StorageClass, or delete the claim and the pod"
-                    + " (kubectl delete pvc,pod -n ").append(namespace).append(' ')
-                    .append(String.join(" ", stuck.keySet())).append(").");
+                    + " affinity, antiAffinity, tolerations, resources): the pod is then made again from it")
+                    .append(paused ? " once the cluster is no longer paused" : "")
+                    .append(" (a pod made by an earlier operator version only when deleted: kubectl delete pod -n ")
+                    .append(namespace).append(' ').append(String.join(" ", stuck.keySet()))
+                    .append("). A pod keeps its claim: a claim that cannot bind needs its StorageClass fixed.");
             conditions.put(status, CONDITION, Conditions.FALSE, REASON_UNSCHEDULABLE, message.toString(), generation);
         } else if (Conditions.find(status.getConditions(), CONDITION).isPresent()) {
             conditions.put(status, CONDITION, Conditions.TRUE, REASON_SCHEDULED, "Every member pod is placed on a node.",

@@ -259,10 +259,16 @@ class ClusterResourcesTest {
                     .isNotEqualTo(plain);
         }
         for (String same : List.of("pod: {labels: {team: a}}", "pod: {annotations: {a: b}}", "size: 5",
-                "pod: {persistentVolumeClaimSpec: {resources: {requests: {storage: 1Gi}}}}")) {
+                "pod: {persistentVolumeClaimSpec: {resources: {requests: {storage: 1Gi}}}}",
+                "pod: {nodeSelector: {}, tolerations: [], antiAffinity: false}")) {
             assertThat(ClusterResources.placement(cluster("version: 3.6.16\n" + same).getSpec())).as(same)
                     .isEqualTo(plain);
         }
+        String affinity = "pod: {affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+                + " {nodeSelectorTerms: [{matchExpressions: [{key: disk, operator: In, values: [ssd]}]}]}}}}";
+        assertThat(ClusterResources.placement(cluster("size: 3\n" + affinity.replace("pod: {", "pod: {antiAffinity:"
+                + " true, ")).getSpec())).as("antiAffinity is not used beside affinity")
+                .isEqualTo(ClusterResources.placement(cluster("size: 3\n" + affinity).getSpec()));
         assertThat(ClusterResources.placement(cluster("size: 3\npod: {nodeSelector: {a: '1', b: '2'}}").getSpec()))
                 .as("the same rules in another order").isEqualTo(ClusterResources.placement(
                         cluster("size: 3\npod: {nodeSelector: {b: '2', a: '1'}}").getSpec()));

@@ -29,19 +29,20 @@ class MemberPlacementTest {
     @Test
     void theConditionNamesThePodTheReasonAndWhatToDoThenClearsOnceEveryPodIsPlaced() {
         EtcdClusterStatus status = new EtcdClusterStatus();
-        MemberPlacement.record(conditions, status, "prod", List.of(running("a-1")), 1L);
+        MemberPlacement.record(conditions, status, "prod", List.of(running("a-1")), false, 1L);
         assertThat(status.getConditions()).as("never unplaced: not carried").isNullOrEmpty();
 
         MemberPlacement.record(conditions, status, "prod", List.of(running("a-1"), pending("a-2", "Unschedulable", WHY)),
-                1L);
+                false, 1L);
         assertThat(Conditions.find(status.getConditions(), MemberPlacement.CONDITION)).hasValueSatisfying(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("PodUnschedulable");
             assertThat(c.getMessage()).contains("Pod a-2 fits no node: " + WHY).contains("change spec.pod")
-                    .contains("made again").endsWith("kubectl delete pvc,pod -n prod a-2).").doesNotContain("a-1");
+                    .contains("made again from it (a pod made by an earlier operator version only when deleted: kubectl"
+                            + " delete pod -n prod a-2)").doesNotContain("a-1").doesNotContain("pvc");
         });
 
-        MemberPlacement.record(conditions, status, "prod", List.of(running("a-1"), running("a-2")), 2L);
+        MemberPlacement.record(conditions, status, "prod", List.of(running("a-1"), running("a-2")), false, 2L);
         assertThat(Conditions.find(status.getConditions(), MemberPlacement.CONDITION)).hasValueSatisfying(c -> {
             assertThat(c.getStatus()).isEqualTo("True");
             assertThat(c.getReason()).isEqualTo("AllPodsScheduled");
@@ -55,10 +56,25 @@ class MemberPlacementTest {
         Pod current = pending("a-2", "Unschedulable", WHY);
         current.getMetadata().setAnnotations(java.util.Map.of(ClusterResources.PLACEMENT_ANNOTATION, "now"));
         Pod unknown = pending("a-3", "Unschedulable", WHY);
+        Pod preempting = pending("a-5", "Unschedulable", WHY);
+        preempting.getMetadata().setAnnotations(java.util.Map.of(ClusterResources.PLACEMENT_ANNOTATION, "before"));
+        preempting.getStatus().setNominatedNodeName("node-1");
         Pod placed = running("a-4");
         placed.getMetadata().setAnnotations(java.util.Map.of(ClusterResources.PLACEMENT_ANNOTATION, "before"));
-        assertThat(MemberPlacement.outdated(List.of(old, current, unknown, placed), "now"))
+        assertThat(MemberPlacement.outdated(List.of(old, current, unknown, placed, preempting), "now"))
                 .extracting(p -> p.getMetadata().getName()).containsExactly("a-1");
+    }
+
+    @Test
+    void podsAreToldInTheOrderOfTheirNamesAndAPausedClusterSaysWhenTheyAreMadeAgain() {
+        EtcdClusterStatus status = new EtcdClusterStatus();
+        MemberPlacement.record(conditions, status, "prod", List.of(pending("a-2", "Unschedulable", WHY),
+                pending("a-1", "Unschedulable", WHY)), true, 1L);
+        assertThat(Conditions.find(status.getConditions(), MemberPlacement.CONDITION)).hasValueSatisfying(c -> {
+            assertThat(c.getMessage().indexOf("Pod a-1")).isLessThan(c.getMessage().indexOf("Pod a-2"));
+            assertThat(c.getMessage()).contains("made again from it once the cluster is no longer paused")
+                    .contains("kubectl delete pod -n prod a-1 a-2");
+        });
     }
 
     static Pod pending(String name, String reason, String message) {
