@@ -68,7 +68,7 @@ class EtcdClusterQuorumRecoveryIT {
                 spec:
                   size: 3
                   version: 3.5.35
-                  quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 10}
+                  quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 20}
                 """.formatted(NAME, NS), EtcdCluster.class)).create();
         EtcdClusterStatus converged = clusters.awaitConverged(NAME, 3);
         Set<String> original = converged.getMemberDetails().stream().map(MemberDetail::getName)
@@ -87,6 +87,8 @@ class EtcdClusterQuorumRecoveryIT {
             for (String victim : List.of(leader, follower)) {
                 clusters.loseForGood(pod(victim));
             }
+            // the grace period runs from the loss first seen, which may be a reconcile (up to 10 s) before the loss
+            // is seen to be for good: a longer grace than that is what makes its wait certain to show
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 EtcdClusterStatus s = clusters.status(NAME);
                 assertThat(s.getReason()).isEqualTo("QuorumLost");
