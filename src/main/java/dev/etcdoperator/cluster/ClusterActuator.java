@@ -40,10 +40,13 @@ final class ClusterActuator {
      *                     confirmed the operator made for this very cluster; empty otherwise
      * @param tlsKeys      the layout of the cluster's TLS secrets, for the pods this step creates
      * @param clientUrlByPod how the observation reached each member, by pod name
+     * @return how many members the step brought in: first members and seeds whose pods it created (not those whose
+     *         pods existed already, as when a lagging view of the pods plans their creation again), a member it added
      */
-    void act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Map<String, String> clientUrlByPod,
+    int act(EtcdCluster cluster, ClusterObservation o, Optional<EtcdAdmin> admin, Map<String, String> clientUrlByPod,
             Step step, Optional<String> seedSnapshot, MemberTlsKeys tlsKeys) {
         MemberNaming naming = o.naming();
+        int added = 0;
         PodMaker pods = new PodMaker(cluster, naming, tlsKeys);
         if (step instanceof Step.RecordSeed record) {
             // the status builder records the seed; a reseed request is consumed here, once, before that
@@ -56,6 +59,7 @@ final class ClusterActuator {
             // is that seed, not a reason for another
             if (pods.create(seed.name(), seed.version(), Step.STATE_NEW, seed.name() + "=" + seed.peerUrl(),
                     seedSnapshot)) {
+                added = 1;
                 events.normal(cluster, "SeedMemberCreated", "Created the first member " + seed.name() + ".");
             }
         } else if (step instanceof Step.CreateInitialMembers initial) {
@@ -66,15 +70,17 @@ final class ClusterActuator {
                     created.add(member);
                 }
             }
+            added = created.size();
             if (!created.isEmpty()) {
                 events.normal(cluster, "InitialMembersCreated", "Created the first members " + String.join(", ",
                         created) + "; they start etcd together once a majority of them has a DNS name.");
             }
         } else if (step instanceof Step.AddMember add) {
             EtcdAdmin etcd = admin.orElseThrow(() -> new IllegalStateException("no member to add through"));
-            Member added = etcd.addMember(add.peerUrl(), true);
+            Member member = etcd.addMember(add.peerUrl(), true);
             pods.create(add.name(), add.version(), Step.STATE_EXISTING,
-                    initialCluster(naming, withMember(etcd.members(), added)), Optional.empty());
+                    initialCluster(naming, withMember(etcd.members(), member)), Optional.empty());
+            added = 1;
             events.normal(cluster, "MemberAdded", "Added member " + add.name() + " as a learner"
                     + (add.replaces() == null ? "." : ", to replace member " + add.replaces()
                             + ", whose pod does not start etcd again when it ends."));
@@ -214,6 +220,7 @@ final class ClusterActuator {
             runSpecImage(cluster, o, downgrade.name());
             events.normal(cluster, "MemberDowngraded", downgrade.describe());
         }
+        return added;
     }
 
     /** Gives a member's etcd container the image of {@code spec.version}: the kubelet restarts it on the same data. */

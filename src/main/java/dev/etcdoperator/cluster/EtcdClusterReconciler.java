@@ -313,10 +313,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         long acting = System.nanoTime();
         try {
-            actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(), step,
-                    seedSnapshot, tlsKeys);
+            int added = actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(),
+                    step, seedSnapshot, tlsKeys);
             space.done(ClusterObserver.key(namespace, name), cluster.getMetadata().getUid(), step);
-            metrics.acted(namespace, name, step);
+            metrics.acted(namespace, name, step, added);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
             metrics.stepFailed(namespace, name, step);

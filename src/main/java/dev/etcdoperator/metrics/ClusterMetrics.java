@@ -167,14 +167,17 @@ public class ClusterMetrics {
         builder.register(registry);
     }
 
-    /** Counts a step that was carried out without error. */
-    public void acted(String namespace, String cluster, Step step) {
+    /**
+     * Counts a step that was carried out without error.
+     *
+     * @param membersAdded the members it brought in (a pod that existed already brought in none)
+     */
+    public void acted(String namespace, String cluster, Step step, int membersAdded) {
+        if (membersAdded > 0) {
+            counter(ADDITIONS, new Key(namespace, cluster).tags()).increment(membersAdded);
+        }
         String counter = null;
-        if (step instanceof Step.CreateSeed || step instanceof Step.AddMember) {
-            counter = ADDITIONS;
-        } else if (step instanceof Step.CreateInitialMembers initial) {
-            counter(ADDITIONS, new Key(namespace, cluster).tags()).increment(initial.names().size());
-        } else if (step instanceof Step.RemoveMember remove) {
+        if (step instanceof Step.RemoveMember remove) {
             counter = Step.RemoveMember.SCALE_DOWN.equals(remove.reason()) ? REMOVALS : REPLACEMENTS;
         } else if (step instanceof Step.UpgradeMember || step instanceof Step.DowngradeMember) {
             counter = UPGRADES;

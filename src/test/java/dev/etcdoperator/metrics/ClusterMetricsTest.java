@@ -63,17 +63,21 @@ class ClusterMetricsTest {
                 ClusterMetrics.REPLACEMENTS, ClusterMetrics.UPGRADES }) {
             assertThat(counter(name, "a")).as(name).isZero();
         }
-        metrics.acted("ns", "a", new Step.CreateSeed("a-1", "http://a-1:2380", "3.5.17"));
-        metrics.acted("ns", "a", new Step.AddMember("a-2", "http://a-2:2380", "3.5.17"));
-        metrics.acted("ns", "a", new Step.PromoteLearner(2, "a-2"));
-        metrics.acted("ns", "a", new Step.RemoveMember(2, "a-2", Step.RemoveMember.SCALE_DOWN));
-        metrics.acted("ns", "a", new Step.RemoveMember(1, "a-1", Step.RemoveMember.DEAD_MEMBER));
-        metrics.acted("ns", "a", new Step.MoveLeader(3, "a-3", 4, "a-4"));
-        metrics.acted("ns", "a", new Step.RemoveMember(3, "a-3", Step.RemoveMember.RUNS_ONCE));
-        metrics.acted("ns", "a", new Step.UpgradeMember("a-3", "3.5.17", "3.5.18"));
-        metrics.acted("ns", "a", new Step.DeletePod("a-1", Step.DeletePod.NOT_A_MEMBER));
-        metrics.acted("ns", "a", new Step.Wait(Step.Wait.MEMBER_STARTING, "waiting"));
-        assertThat(counter(ClusterMetrics.ADDITIONS, "a")).isEqualTo(2);
+        metrics.acted("ns", "a", new Step.CreateSeed("a-1", "http://a-1:2380", "3.5.17"), 1);
+        metrics.acted("ns", "a", new Step.AddMember("a-2", "http://a-2:2380", "3.5.17"), 1);
+        // planned again from a view that had not seen the pod yet: it existed, nobody was added
+        metrics.acted("ns", "a", new Step.CreateSeed("a-1", "http://a-1:2380", "3.5.17"), 0);
+        metrics.acted("ns", "a", new Step.CreateInitialMembers(List.of("a-5", "a-6"),
+                "a-5=http://a-5:2380,a-6=http://a-6:2380", "3.5.17"), 1);
+        metrics.acted("ns", "a", new Step.PromoteLearner(2, "a-2"), 0);
+        metrics.acted("ns", "a", new Step.RemoveMember(2, "a-2", Step.RemoveMember.SCALE_DOWN), 0);
+        metrics.acted("ns", "a", new Step.RemoveMember(1, "a-1", Step.RemoveMember.DEAD_MEMBER), 0);
+        metrics.acted("ns", "a", new Step.MoveLeader(3, "a-3", 4, "a-4"), 0);
+        metrics.acted("ns", "a", new Step.RemoveMember(3, "a-3", Step.RemoveMember.RUNS_ONCE), 0);
+        metrics.acted("ns", "a", new Step.UpgradeMember("a-3", "3.5.17", "3.5.18"), 0);
+        metrics.acted("ns", "a", new Step.DeletePod("a-1", Step.DeletePod.NOT_A_MEMBER), 0);
+        metrics.acted("ns", "a", new Step.Wait(Step.Wait.MEMBER_STARTING, "waiting"), 0);
+        assertThat(counter(ClusterMetrics.ADDITIONS, "a")).isEqualTo(3);
         assertThat(counter(ClusterMetrics.REMOVALS, "a")).isEqualTo(1);
         // a dead member, and one whose pod runs once, were replaced
         assertThat(counter(ClusterMetrics.REPLACEMENTS, "a")).isEqualTo(2);
@@ -169,10 +173,10 @@ class ClusterMetricsTest {
     void whatTheOperatorDidToFreeSpaceIsCounted() {
         metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
         assertThat(counter(ClusterMetrics.COMPACTIONS, "a")).isZero();
-        metrics.acted("ns", "a", new Step.CompactKeyspace(10));
-        metrics.acted("ns", "a", new Step.DefragmentMember(1, "a-1", false));
-        metrics.acted("ns", "a", new Step.DefragmentMember(2, "a-2", true));
-        metrics.acted("ns", "a", new Step.DisarmNoSpace(List.of(), "disarmed"));
+        metrics.acted("ns", "a", new Step.CompactKeyspace(10), 0);
+        metrics.acted("ns", "a", new Step.DefragmentMember(1, "a-1", false), 0);
+        metrics.acted("ns", "a", new Step.DefragmentMember(2, "a-2", true), 0);
+        metrics.acted("ns", "a", new Step.DisarmNoSpace(List.of(), "disarmed"), 0);
         assertThat(counter(ClusterMetrics.COMPACTIONS, "a")).isEqualTo(1);
         assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "NoSpace")).isEqualTo(2);
         assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "Fragmented")).as("there from the start")
@@ -183,7 +187,7 @@ class ClusterMetricsTest {
     @Test
     void defragmentationsPastTheThresholdAreCountedApart() {
         metrics.observed("ns", "a", new ClusterHealth(3, 0, 0, 3, 3, true, true));
-        metrics.acted("ns", "a", new Step.DefragmentMember(1, "a-1", false, Step.DefragmentMember.FRAGMENTED, 5000));
+        metrics.acted("ns", "a", new Step.DefragmentMember(1, "a-1", false, Step.DefragmentMember.FRAGMENTED, 5000), 0);
         assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "Fragmented")).isEqualTo(1);
         assertThat(counter(ClusterMetrics.DEFRAGMENTATIONS, "a", "reason", "NoSpace")).isZero();
     }

@@ -1,0 +1,83 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.support.EventRecorder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+/** What a step that creates member pods reports it brought in, against a mock API server. */
+@EnableKubernetesMockClient(crud = true)
+class ClusterActuatorTest {
+    KubernetesClient client;
+
+    private static final EtcdCluster CLUSTER = Serialization.unmarshal("""
+            apiVersion: etcd.database.coreos.com/v1beta2
+            kind: EtcdCluster
+            metadata: {name: alpha, namespace: prod, uid: uid-alpha}
+            spec: {size: 3, version: 3.5.17}
+            """, EtcdCluster.class);
+
+    private static ClusterObservation notStarted(List<String> initialMembers, String seed) {
+        return new ClusterObservation("alpha", "prod", 3, "3.5.17", false, false, List.of(), Optional.empty(),
+                Map.of(), "", "", false, Set.of(), seed, false, Instant.EPOCH, null, null, false, initialMembers,
+                false);
+    }
+
+    private int act(ClusterObservation o, Step step) {
+        return new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC())).act(CLUSTER, o,
+                Optional.empty(), Map.of(), step, Optional.empty(), MemberTlsKeys.COREOS);
+    }
+
+    private List<String> podNames() {
+        return client.pods().inNamespace("prod").list().getItems().stream().map(p -> p.getMetadata().getName())
+                .sorted().toList();
+    }
+
+    @Test
+    void firstMembersWhosePodsExistAlreadyAreNotBroughtInAgain() {
+        List<String> names = List.of("alpha-a", "alpha-b", "alpha-c");
+        ClusterObservation o = notStarted(names, "alpha-a");
+        String initialCluster = "alpha-a=http://alpha-a.alpha.prod.svc:2380,alpha-b=http://alpha-b.alpha.prod.svc:2380,"
+                + "alpha-c=http://alpha-c.alpha.prod.svc:2380";
+        assertThat(act(o, new Step.CreateInitialMembers(List.of("alpha-a"), initialCluster, "3.5.17"))).isEqualTo(1);
+        Pod first = client.pods().inNamespace("prod").withName("alpha-a").get();
+
+        // a view of the pods that has not seen alpha-a yet plans all three
+        assertThat(act(o, new Step.CreateInitialMembers(names, initialCluster, "3.5.17"))).isEqualTo(2);
+        assertThat(podNames()).containsExactlyElementsOf(names);
+        assertThat(client.pods().inNamespace("prod").withName("alpha-a").get().getMetadata().getUid())
+                .isEqualTo(first.getMetadata().getUid());
+        assertThat(act(o, new Step.CreateInitialMembers(names, initialCluster, "3.5.17"))).isZero();
+    }
+
+    @Test
+    void aSeedIsBroughtInOnce() {
+        ClusterObservation o = notStarted(List.of(), "alpha-s");
+        Step seed = new Step.CreateSeed("alpha-s", "http://alpha-s.alpha.prod.svc:2380", "3.5.17");
+        assertThat(act(o, seed)).isEqualTo(1);
+        assertThat(act(o, seed)).isZero();
+        assertThat(podNames()).containsExactly("alpha-s");
+    }
+
+    @Test
+    void stepsThatBringInNoMemberReportNone() {
+        ClusterObservation o = notStarted(List.of(), "alpha-s");
+        act(o, new Step.CreateSeed("alpha-s", "http://alpha-s.alpha.prod.svc:2380", "3.5.17"));
+        assertThat(act(o, new Step.DeletePod("alpha-s", Step.DeletePod.FIRST_MEMBER_FAILED))).isZero();
+        assertThat(act(o, new Step.Wait(Step.Wait.MEMBERS_STARTING, "waiting"))).isZero();
+    }
+}
