@@ -143,7 +143,11 @@ final class ClusterObserver {
                         revision = Math.max(revision, answer.revision());
                     }
                 }
-                alarms = alarms(a, namespace, name);
+                // etcd answers the alarm list through raft: with no leader the call would wait out its deadline,
+                // and a reconcile of a cluster that lost its quorum would come every call timeout, not every second
+                if (health.values().stream().anyMatch(h -> h.healthy() || h.leader())) {
+                    alarms = alarms(a, namespace, name);
+                }
             } catch (EtcdAdminException e) {
                 LOG.debugf("no member of %s/%s answered: %s", namespace, name, e.getMessage());
             }

@@ -308,6 +308,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         boolean acted = true;
         if (step instanceof Step.Wait) {
             LOG.debugf("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
+        } else if (step instanceof Step.QuorumLost && alreadyTold(before, step)) {
+            // looked at again every second or faster while the quorum is lost: told once for each change
+            LOG.debugf("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         } else if (!(step instanceof Step.Nothing || step instanceof Step.Paused)) {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
@@ -381,7 +384,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         return AFTER_CHANGE;
     }
 
-    /** When a member pod of the cluster was last created or had a container end; null when not known. */
+    /** The Available condition already says what {@code step} says: the quorum was lost, as the log told. */
+    private static boolean alreadyTold(List<Condition> conditions, Step step) {
+        return Conditions.find(conditions, ClusterStatusBuilder.AVAILABLE)
+                .map(c -> step.describe().equals(c.getMessage())).orElse(false);
+    }
+
     /** Each restart of a member's etcd in its pod, once; the pods of members etcd no longer has are left out. */
     private void reportRestarts(EtcdCluster cluster, String key, List<Pod> pods, ClusterObservation o) {
         Optional<Set<String>> members = o.members().map(list -> list.stream().map(EtcdMember::name)
@@ -391,6 +399,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         restarts.since(key, ofMembers).forEach(r -> events.warning(cluster, REASON_ETCD_RESTARTED, r.describe()));
     }
 
+    /** When a member pod of the cluster was last created or had a container end; null when not known. */
     static Instant lastPodChange(List<Pod> pods) {
         Instant newest = null;
         for (Pod pod : pods) {

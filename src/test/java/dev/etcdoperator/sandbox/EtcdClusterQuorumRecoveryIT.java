@@ -87,8 +87,8 @@ class EtcdClusterQuorumRecoveryIT {
             for (String victim : List.of(leader, follower)) {
                 clusters.loseForGood(pod(victim));
             }
-            // the grace period runs from the loss first seen, which may be a reconcile (up to 10 s) before the loss
-            // is seen to be for good: a longer grace than that is what makes its wait certain to show
+            // the grace period runs from the loss first seen, which may be some reconciles before the loss is seen
+            // to be for good (the lost pods still terminating): a grace well beyond that makes its wait certain to show
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 EtcdClusterStatus s = clusters.status(NAME);
                 assertThat(s.getReason()).isEqualTo("QuorumLost");

@@ -6,7 +6,8 @@ import java.util.Set;
 /**
  * What one reconcile knows of a cluster's database space, besides each member's sizes (in {@link MemberHealth}).
  *
- * @param alarms            the alarms etcd holds; empty when none or when no member answered
+ * @param alarms            the alarms etcd holds; empty when none, when no member answered, or when no member
+ *                          answering leads or serves linearizable reads (etcd lists alarms through raft)
  * @param quotaBytes        the members' quota ({@code --quota-backend-bytes}): {@code spec.etcd.quotaBackendBytes},
  *                          else the value {@code spec.pod.etcdEnv} gives it, else etcd's default
  * @param revision          the highest store revision a member reported; 0 when unknown
