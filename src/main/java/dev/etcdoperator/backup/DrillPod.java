@@ -6,8 +6,10 @@ import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.ApiGroup;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
+import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.MemberSecurity;
 import dev.etcdoperator.cluster.SnapshotFetch;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -64,6 +66,12 @@ final class DrillPod {
     }
 
     static Pod pod(EtcdBackup backup, String secret, String etcdVersion, String etcdImage, String busyboxImage) {
+        return pod(backup, secret, etcdVersion, etcdImage, busyboxImage, null);
+    }
+
+    /** @param policy the pod policy of the cluster the backup names, for the security context; null for none */
+    static Pod pod(EtcdBackup backup, String secret, String etcdVersion, String etcdImage, String busyboxImage,
+            PodPolicy policy) {
         VolumeMount data = new VolumeMountBuilder().withName(ClusterResources.DATA_VOLUME)
                 .withMountPath(ClusterResources.DATA_MOUNT).build();
         EnvVar podIp = new EnvVarBuilder().withName("POD_IP").withNewValueFrom().withNewFieldRef()
@@ -106,7 +114,7 @@ final class DrillPod {
                 .endPort()
                 .withVolumeMounts(data)
                 .build();
-        return new PodBuilder()
+        return MemberSecurity.restrict(new PodBuilder()
                 .withMetadata(meta(backup))
                 .withNewSpec()
                 .withRestartPolicy("Never")
@@ -114,7 +122,7 @@ final class DrillPod {
                 .withContainers(etcd)
                 .addNewVolume().withName(ClusterResources.DATA_VOLUME).withNewEmptyDir().endEmptyDir().endVolume()
                 .endSpec()
-                .build();
+                .build(), policy == null ? new PodPolicy() : policy);
     }
 
     private static ObjectMeta meta(EtcdBackup backup) {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
@@ -34,7 +35,9 @@ import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.storage.VerifiedBackup;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -119,12 +122,19 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
             url = store.presignedGet(location, verified.object(), timeout);
         }
         String version = status.getEtcdVersion() != null ? status.getEtcdVersion() : verified.version();
+        Secret existing = client.secrets().inNamespace(namespace).withName(DrillPod.secretName(backup)).get();
+        if (existing != null && !ownedBy(existing.getMetadata(), backup)) {
+            throw new Stop(DrillVerdict.DRILL_FAILED, "a Secret " + DrillPod.secretName(backup) + " exists in namespace "
+                    + namespace + " that this EtcdBackup does not own; the drill needs that name and leaves the"
+                    + " Secret alone");
+        }
         String secret = client.secrets().inNamespace(namespace)
                 .resource(DrillPod.secret(backup, url, verified.snapshotSha256(), verified.object().etag()))
                 .createOr(NonDeletingOperation::update).getMetadata().getName();
         Images images = images(backup, version);
         String pod = client.pods().inNamespace(namespace)
-                .resource(DrillPod.pod(backup, secret, version, images.etcd(), images.busybox())).create()
+                .resource(DrillPod.pod(backup, secret, version, images.etcd(), images.busybox(), images.pod()))
+                .create()
                 .getMetadata().getName();
         String ip = awaitServing(namespace, pod, path, deadline, timeout);
         String clientUrl = "http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + ClusterResources.CLIENT_PORT;
@@ -260,7 +270,7 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         }
     }
 
-    private record Images(String etcd, String busybox) {
+    private record Images(String etcd, String busybox, PodPolicy pod) {
     }
 
     /** The named EtcdCluster's repository and busybox image when there is one, the defaults otherwise. */
@@ -275,7 +285,7 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         }
         String busybox = spec.getPod() == null || spec.getPod().getBusyboxImage() == null
                 ? ClusterResources.DEFAULT_BUSYBOX : spec.getPod().getBusyboxImage();
-        return new Images(ClusterResources.image(spec, version), busybox);
+        return new Images(ClusterResources.image(spec, version), busybox, spec.getPod());
     }
 
     @Override
@@ -283,14 +293,27 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         String namespace = backup.getMetadata().getNamespace();
         String uid = backup.getMetadata().getUid();
         try {
+            // the label finds them; only the owner reference says they are this backup's
             for (Pod pod : client.pods().inNamespace(namespace).withLabel(DrillPod.LABEL, uid).list().getItems()) {
-                client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete();
+                if (ownedBy(pod.getMetadata(), backup)) {
+                    client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete();
+                }
             }
-            client.secrets().inNamespace(namespace).withName(DrillPod.secretName(backup)).delete();
+            Secret secret = client.secrets().inNamespace(namespace).withName(DrillPod.secretName(backup)).get();
+            if (secret != null && ownedBy(secret.getMetadata(), backup)) {
+                client.secrets().inNamespace(namespace).withName(DrillPod.secretName(backup)).delete();
+            }
         } catch (RuntimeException e) {
             LOG.warnf("the restore drill pods of EtcdBackup %s/%s were not deleted (the next drill tries again): %s",
                     namespace, backup.getMetadata().getName(), e.getMessage());
         }
+    }
+
+    /** Made by the drill of this very backup: its controller is the backup, by uid. */
+    static boolean ownedBy(ObjectMeta meta, EtcdBackup backup) {
+        return meta.getOwnerReferences() != null && meta.getOwnerReferences().stream()
+                .anyMatch(o -> Boolean.TRUE.equals(o.getController())
+                        && backup.getMetadata().getUid().equals(o.getUid()));
     }
 
     /** The timeout, capped at the API's maximum. */

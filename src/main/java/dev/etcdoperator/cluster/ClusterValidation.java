@@ -15,8 +15,8 @@ public final class ClusterValidation {
     }
 
     public static Validation validate(EtcdCluster cluster) {
-        return VALIDATOR.validate(cluster.getMetadata().getName(), cluster.getSpec(), inputs(cluster.getSpec() == null
-                ? null : cluster.getSpec().getPod()));
+        return VALIDATOR.validate(cluster.getMetadata().getName(), cluster.getMetadata().getNamespace(),
+                cluster.getSpec(), inputs(cluster.getSpec() == null ? null : cluster.getSpec().getPod()));
     }
 
     static ClusterSpecValidator.PodInputs inputs(PodPolicy pod) {

@@ -610,7 +610,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private boolean restoreEnded(EtcdCluster cluster, List<Pod> pods, Context<EtcdCluster> context) {
         String restoredBy = cluster.getMetadata().getAnnotations() == null ? null
                 : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORED_BY);
-        if (restoredBy == null || restoredBy.isBlank() || pods.stream()
+        if (RestoreAnnotations.objectName(restoredBy).isEmpty() || pods.stream()
                 .noneMatch(p -> ClusterResources.RUNS_ONCE.equals(p.getSpec().getRestartPolicy()))) {
             return true;
         }
@@ -664,20 +664,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      */
     private UpdateControl<EtcdCluster> remakeUnplaced(EtcdCluster cluster, StatusChange<EtcdCluster> change,
             List<Pod> unplaced) {
-        for (Pod pod : unplaced) {
-            try {
-                boolean deleted = !client.pods().inNamespace(pod.getMetadata().getNamespace())
-                        .withName(pod.getMetadata().getName())
-                        .lockResourceVersion(pod.getMetadata().getResourceVersion()).delete().isEmpty();
-                if (deleted) {
-                    events.normal(cluster, MemberPlacement.REASON_REMADE, "Deleted pod " + pod.getMetadata().getName()
-                            + ", which fit no node, to make it again from the changed spec.pod.");
-                }
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 404 && e.getCode() != 409) {
-                    throw e;
-                }
-            }
+        for (String pod : MemberPlacement.deleteAsSeen(client, unplaced)) {
+            events.normal(cluster, MemberPlacement.REASON_REMADE, "Deleted pod " + pod + ", which fit no node, to make"
+                    + " it again from the changed spec.pod.");
         }
         return change.control(cluster).rescheduleAfter(WHILE_WAITING);
     }

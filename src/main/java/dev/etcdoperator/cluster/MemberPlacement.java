@@ -1,5 +1,6 @@
 package dev.etcdoperator.cluster;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -8,6 +9,8 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.core.status.Conditions;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * Whether the scheduler could place every member pod. A pod that fits no node stays Pending for good, and its member
@@ -59,6 +62,29 @@ public final class MemberPlacement {
                     return madeFrom != null && !madeFrom.equals(placement);
                 })
                 .toList();
+    }
+
+    /**
+     * Deletes each pod as it was seen (its resourceVersion the delete's precondition): a pod that changed meanwhile
+     * (placed after all, or made again) is left for the next look.
+     *
+     * @return the pods deleted; not those already gone
+     */
+    static List<String> deleteAsSeen(KubernetesClient client, List<Pod> pods) {
+        List<String> deleted = new ArrayList<>();
+        for (Pod pod : pods) {
+            try {
+                if (!client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                        .lockResourceVersion(pod.getMetadata().getResourceVersion()).delete().isEmpty()) {
+                    deleted.add(pod.getMetadata().getName());
+                }
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404 && e.getCode() != 409) {
+                    throw e;
+                }
+            }
+        }
+        return deleted;
     }
 
     /**

@@ -13,9 +13,10 @@ import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
  * the CoreOS documentation suggested), own their volumes through {@code fsGroup} and use the runtime's seccomp
  * profile. {@code spec.pod.securityContext}, when given, replaces the pod's security context as it is. Every
  * container, init containers included, runs without privilege escalation and with every capability dropped:
- * etcd, etcdctl, etcdutl and the busybox steps need none.
+ * etcd, etcdctl, etcdutl and the busybox steps need none. A restore drill's pod runs the same way, under the
+ * pod policy of the cluster its backup names.
  */
-final class MemberSecurity {
+public final class MemberSecurity {
     static final long USER = 9000;
 
     private MemberSecurity() {
@@ -42,7 +43,7 @@ final class MemberSecurity {
     }
 
     /** Sets the pod's security context and every container's. */
-    static Pod restrict(Pod pod, PodPolicy policy) {
+    public static Pod restrict(Pod pod, PodPolicy policy) {
         pod.getSpec().setSecurityContext(pod(policy));
         for (Container c : pod.getSpec().getInitContainers()) {
             c.setSecurityContext(container());

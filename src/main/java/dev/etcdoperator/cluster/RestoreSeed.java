@@ -37,8 +37,8 @@ final class RestoreSeed {
      */
     static Optional<String> snapshotSecret(EtcdCluster cluster) {
         Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-        return Optional.ofNullable(annotations == null ? null : annotations.get(RestoreAnnotations.SNAPSHOT_SECRET))
-                .filter(s -> !s.isBlank());
+        return RestoreAnnotations.objectName(annotations == null ? null
+                : annotations.get(RestoreAnnotations.SNAPSHOT_SECRET));
     }
 
     /**
@@ -55,7 +55,7 @@ final class RestoreSeed {
         String restoredBy = annotations.get(RestoreAnnotations.RESTORED_BY);
         SeedSnapshotClaim.RestoreFacts restore = null;
         List<SeedSnapshotClaim.Owner> owners = null;
-        if (restoredBy != null && !restoredBy.isBlank()) {
+        if (RestoreAnnotations.objectName(restoredBy).isPresent()) {
             EtcdRestore r = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restoredBy).get();
             if (r != null) {
                 EtcdRestoreStatus status = r.getStatus() == null ? new EtcdRestoreStatus() : r.getStatus();

@@ -62,9 +62,12 @@ public final class SnapshotFetch {
         return file + " " + file + ".sha256 " + file + ".failed " + file + ".unfetched";
     }
 
-    /** etcdctl restores snapshots up to 3.5 (deprecated there); from 3.6 only etcdutl does. */
+    /**
+     * etcdctl restores snapshots up to 3.5 (deprecated there); from 3.6 only etcdutl does, its pre-releases
+     * ({@code 3.6.0-rc.0}) included: by minor version, not by precedence.
+     */
     public static String restoreTool(String etcdVersion) {
-        boolean etcdutl = Version.parse(etcdVersion).map(v -> v.compareTo(Version.parse("3.6.0").orElseThrow()) >= 0)
+        boolean etcdutl = Version.parse(etcdVersion).map(v -> v.major() > 3 || v.major() == 3 && v.minor() >= 6)
                 .orElse(false);
         return etcdutl ? "/usr/local/bin/etcdutl" : "/usr/local/bin/etcdctl";
     }

@@ -63,6 +63,9 @@ final class RestoreObserver {
      * left by one that was deleted, or that ended while the operator was down, holds nothing.
      */
     boolean restoreActive(String namespace, String restore) {
+        if (RestoreAnnotations.objectName(restore).isEmpty()) {
+            return false;
+        }
         EtcdRestore other = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restore).get();
         if (other == null || other.getMetadata().getDeletionTimestamp() != null) {
             return false;

@@ -1,5 +1,9 @@
 package dev.etcdoperator.restore;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -33,8 +37,29 @@ final class SnapshotSecrets {
         this.client = client;
     }
 
+    private static final String SUFFIX = "-snapshot";
+    private static final int MAX_NAME = 253;
+
+    /**
+     * {@code <restore>-snapshot}; for a restore name too long for that, the name cut, with a digest of the whole name
+     * so that two long names that begin alike get Secrets of their own.
+     */
     static String name(EtcdRestore restore) {
-        return restore.getMetadata().getName() + "-snapshot";
+        String name = restore.getMetadata().getName();
+        if (name.length() + SUFFIX.length() <= MAX_NAME) {
+            return name + SUFFIX;
+        }
+        String digest = HexFormat.of().formatHex(sha256(name)).substring(0, 8);
+        String cut = name.substring(0, MAX_NAME - SUFFIX.length() - digest.length() - 1).replaceAll("[-.]+$", "");
+        return cut + "-" + digest + SUFFIX;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this runtime", e);
+        }
     }
 
     /**

@@ -40,6 +40,24 @@ class DrillPodTest {
     }
 
     @Test
+    void thePodPassesTheRestrictedPodSecurityStandardUnderItsClustersPolicy() {
+        Pod pod = DrillPod.pod(BACKUP, "s", "3.5.35", "e", "b");
+        assertThat(pod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSpec().getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        java.util.List<Container> all = new java.util.ArrayList<>(pod.getSpec().getInitContainers());
+        all.addAll(pod.getSpec().getContainers());
+        assertThat(all).allSatisfy(c -> {
+            assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        });
+        dev.etcdoperator.api.v1beta2.PodPolicy policy = new dev.etcdoperator.api.v1beta2.PodPolicy();
+        policy.setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder().withRunAsUser(1000700000L)
+                .withRunAsNonRoot(true).build());
+        assertThat(DrillPod.pod(BACKUP, "s", "3.5.35", "e", "b", policy).getSpec().getSecurityContext().getRunAsUser())
+                .isEqualTo(1000700000L);
+    }
+
+    @Test
     void theSnapshotIsFetchedAsASeedMemberFetchesItAndRestoredWithTheToolOfItsVersion() {
         Pod pod = DrillPod.pod(BACKUP, "s", "3.6.5", "quay.io/coreos/etcd:v3.6.5", "busybox:1.36");
         Container fetch = pod.getSpec().getInitContainers().get(0);

@@ -170,6 +170,29 @@ class RestoreDrillRunnerTest {
     }
 
     @Test
+    void aPodOrSecretThatOnlyLooksLikeTheDrillsIsLeftAlone() {
+        EtcdBackup backup = backup(60);
+        // a member pod given the drill's label by hand, and a Secret of the drill's name someone else made
+        client.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("member").addToLabels("app", "etcd").addToLabels(DrillPod.LABEL, "uid-1").endMetadata()
+                .build()).create();
+        client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata()
+                .withName(DrillPod.secretName(backup)).withNamespace(NS).endMetadata().addToData("mine", "eWVz")
+                .build()).create();
+        runner.removeLeftovers(backup);
+        assertThat(client.pods().inNamespace(NS).withName("member").get()).isNotNull();
+        assertThat(client.secrets().inNamespace(NS).withName(DrillPod.secretName(backup)).get()).isNotNull();
+
+        DrillVerdict.Outcome o = runner.drill(backup, "b/k");
+        assertThat(o.reason()).isEqualTo(DrillVerdict.DRILL_FAILED);
+        assertThat(o.message()).contains("does not own");
+        assertThat(client.secrets().inNamespace(NS).withName(DrillPod.secretName(backup)).get().getData())
+                .containsOnlyKeys("mine");
+        assertThat(client.pods().inNamespace(NS).withName("member").get()).isNotNull();
+        assertThat(client.pods().inNamespace(NS).list().getItems()).hasSize(1);
+    }
+
+    @Test
     void anEncryptedBackupIsReadWithItsKeyAndThePodChecksTheDecryptedSnapshot() {
         byte[] key = new byte[32];
         new java.util.Random(3).nextBytes(key);

@@ -18,7 +18,10 @@ public final class InputRules {
     public static final String CLUSTER_DOMAIN = "^(\\.?" + LABEL + "(\\." + LABEL + ")*)?$";
     public static final long CLUSTER_DOMAIN_MAX_LENGTH = 128;
 
-    /** A registry host (letters, digits, '.', '-'), with an optional port. */
+    /**
+     * A registry host (letters, digits, '.', '-'), with an optional port: always followed by a path, as the
+     * distribution reference grammar has it ({@code localhost:5000} alone would be a name and a tag).
+     */
     private static final String REGISTRY = "[a-zA-Z0-9]([-a-zA-Z0-9.]{0,252}[a-zA-Z0-9])?(:[0-9]{1,5})?";
     /** A path component of an image repository, as the distribution reference grammar has it. */
     private static final String REPOSITORY_COMPONENT = "[a-z0-9]+(([._]|__|-+)[a-z0-9]+)*";
@@ -27,12 +30,13 @@ public final class InputRules {
      * {@code spec.repository}: an image repository without tag or digest ({@code quay.io/coreos/etcd},
      * {@code localhost:5000/etcd}); the operator appends {@code :v<version>}.
      */
-    public static final String IMAGE_REPOSITORY = "^" + REGISTRY + "(/" + REPOSITORY_COMPONENT + ")*$";
+    public static final String IMAGE_REPOSITORY = "^(" + REGISTRY + "/)?" + REPOSITORY_COMPONENT + "(/"
+            + REPOSITORY_COMPONENT + ")*$";
     public static final long IMAGE_REPOSITORY_MAX_LENGTH = 255;
 
     /** {@code spec.pod.busyboxImage}: a repository, an optional tag and an optional sha256 digest. */
-    public static final String IMAGE = "^" + REGISTRY + "(/" + REPOSITORY_COMPONENT + ")*"
-            + "(:[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$";
+    public static final String IMAGE = "^(" + REGISTRY + "/)?" + REPOSITORY_COMPONENT + "(/" + REPOSITORY_COMPONENT
+            + ")*(:[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$";
     public static final long IMAGE_MAX_LENGTH = 512;
 
     /** {@code spec.version}: semver, at most this long. */

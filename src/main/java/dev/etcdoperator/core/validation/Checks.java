@@ -1,5 +1,7 @@
 package dev.etcdoperator.core.validation;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -82,7 +84,16 @@ final class Checks {
             int port = Integer.parseInt(m.group(1));
             if (port < 1 || port > 65535) {
                 fail(path, "port must be 1 to 65535, got " + port);
+                return;
             }
+        }
+        // the pattern lets through what only a parser refuses, such as a bracketed address that is no IPv6 address
+        try {
+            if (new URI(url.contains("://") ? url : "http://" + url).getHost() == null) {
+                fail(path, "has no host name or address: " + quote(url));
+            }
+        } catch (URISyntaxException e) {
+            fail(path, "is not a valid URL: " + e.getReason());
         }
     }
 

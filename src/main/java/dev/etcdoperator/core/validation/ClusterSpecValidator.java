@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
+import dev.etcdoperator.api.v1beta2.ApiGroup;
 import dev.etcdoperator.api.v1beta2.Defragmentation;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
@@ -31,6 +32,9 @@ public final class ClusterSpecValidator {
      * label (a pod's hostname), at most 63 characters.
      */
     public static final int MAX_NAME_LENGTH = 52;
+    /** A member is named {@code <cluster>-<10 characters>}. */
+    private static final int MEMBER_SUFFIX_LENGTH = 11;
+    private static final int MAX_DNS_NAME_LENGTH = 253;
     /**
      * Environment variables etcd reads as the flags the operator sets on its command line: one in etcdEnv would
      * clash with the flag (etcd refuses to start) or change what the operator relies on.
@@ -77,7 +81,26 @@ public final class ClusterSpecValidator {
      * given, and the pod policy's model-typed fields.
      */
     public Validation validate(String name, EtcdClusterSpec spec, PodInputs inputs) {
+        return validate(name, null, spec, inputs);
+    }
+
+    /**
+     * As {@link #validate(String, EtcdClusterSpec, PodInputs)}, and, with the namespace, that the members' DNS names
+     * ({@code <member>.<cluster>.<namespace>.svc<ClusterDomain>}) fit DNS's 253 characters.
+     */
+    public Validation validate(String name, String namespace, EtcdClusterSpec spec, PodInputs inputs) {
         Checks checks = new Checks();
+        if (name != null && namespace != null && spec != null) {
+            String domain = spec.getPod() == null || spec.getPod().getClusterDomain() == null ? ""
+                    : spec.getPod().getClusterDomain().strip();
+            int length = name.length() + MEMBER_SUFFIX_LENGTH + 1 + name.length() + 1 + namespace.length()
+                    + ".svc".length() + domain.length() + (domain.isEmpty() || domain.startsWith(".") ? 0 : 1);
+            if (length > MAX_DNS_NAME_LENGTH) {
+                checks.fail("spec.pod.ClusterDomain", "the members' DNS names (<cluster>-<10 characters>.<cluster>."
+                        + "<namespace>.svc<ClusterDomain>) would be " + length + " characters, more than DNS allows ("
+                        + MAX_DNS_NAME_LENGTH + "): use a shorter cluster name, namespace or ClusterDomain");
+            }
+        }
         if (name != null && (name.length() > MAX_NAME_LENGTH || !CLUSTER_NAME.matcher(name).matches())) {
             checks.fail("metadata.name", "must be a DNS-1035 label of at most " + MAX_NAME_LENGTH
                     + " characters (a lower case letter, then lower case letters, digits and '-'): member pods are "
@@ -114,10 +137,11 @@ public final class ClusterSpecValidator {
         }
         if (pod.getLabels() != null) {
             pod.getLabels().keySet().stream()
-                    .filter(key -> key.equals("app") || key.startsWith("etcd_"))
+                    .filter(key -> key.equals("app") || key.startsWith("etcd_")
+                            || key.startsWith(ApiGroup.GROUP + "/"))
                     .sorted()
-                    .forEach(key -> checks.fail("spec.pod.labels",
-                            "label '" + key + "' is reserved for the operator ('app' and 'etcd_*')"));
+                    .forEach(key -> checks.fail("spec.pod.labels", "label '" + key + "' is reserved for the operator"
+                            + " ('app', 'etcd_*' and '" + ApiGroup.GROUP + "/*')"));
         }
         labels(checks, "spec.pod.labels", pod.getLabels(), true);
         labels(checks, "spec.pod.nodeSelector", pod.getNodeSelector(), true);

@@ -77,7 +77,8 @@ class BackupSpecValidatorTest {
         for (String hostile : List.of("http://user:pw@evil.example:9000", "http://minio:9000@evil.example",
                 "http://minio:9000/other-bucket", "http://minio:9000?x=1", "http://minio:9000#x", "http://minio:9000\n",
                 "ftp://minio", "http://", "minio:9000", "http://minio:99999", "http://minio:0", "http://mi nio",
-                "http://-minio", "http://$(id)", " http://minio", "http://" + "a".repeat(300))) {
+                "http://-minio", "http://$(id)", " http://minio", "http://" + "a".repeat(300), "http://[..]:9000",
+                "http://[11]", "http://[::1::2]:9000", "http://999.1.1.1:9000")) {
             EtcdBackupSpec spec = backup();
             spec.getS3().setEndpoint(hostile);
             assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.s3.endpoint");
@@ -94,7 +95,8 @@ class BackupSpecValidatorTest {
         }
         for (String hostile : List.of("http://x@evil.example:2379", "http://host:2379/v3/kv", "http://host:2379?x",
                 "http://host:2379#x", "--endpoints=evil", "-host:2379", "host:2379\n", "host:2379;id",
-                "unix:///var/run/etcd.sock", "http://host:70000", " host:2379", "ftp://host:2379")) {
+                "unix:///var/run/etcd.sock", "http://host:70000", " host:2379", "ftp://host:2379", "http://[..]:2379",
+                "[11]:2379", "http://[::1::2]:2379")) {
             EtcdBackupSpec spec = backup();
             spec.setEtcdEndpoints(List.of(hostile));
             assertThat(paths(spec)).as("'%s'", hostile).containsExactly("spec.etcdEndpoints[0]");

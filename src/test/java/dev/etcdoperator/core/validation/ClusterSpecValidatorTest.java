@@ -50,6 +50,37 @@ class ClusterSpecValidatorTest {
                 "spec.version", "spec.pod.labels", "spec.pod.labels", "spec.pod.persistentVolumeClaimRetention");
     }
 
+    @Test
+    void theMembersDnsNamesMustFitDns() {
+        EtcdClusterSpec spec = spec(3, null);
+        spec.getPod().setClusterDomain(".cluster.local");
+        String name = "c".repeat(52);
+        assertThat(validator.validate(name, "n".repeat(63), spec, ClusterSpecValidator.PodInputs.NONE).valid())
+                .isTrue();
+        // 63 + 1 + 52 + 1 + 63 + 4 + 71 = 255
+        spec.getPod().setClusterDomain("." + "d".repeat(30) + "." + "e".repeat(39));
+        assertThat(validator.validate(name, "n".repeat(63), spec, ClusterSpecValidator.PodInputs.NONE).errors())
+                .singleElement().satisfies(e -> {
+                    assertThat(e.path()).isEqualTo("spec.pod.ClusterDomain");
+                    assertThat(e.message()).contains("255 characters", "253");
+                });
+        // the same without a leading dot counts the dot the name gets
+        spec.getPod().setClusterDomain("d".repeat(30) + "." + "e".repeat(38));
+        assertThat(validator.validate(name, "n".repeat(63), spec, ClusterSpecValidator.PodInputs.NONE).errors())
+                .singleElement().satisfies(e -> assertThat(e.message()).contains("254 characters"));
+    }
+
+    @Test
+    void labelsTheOperatorSelectsOrDeletesByAreRefused() {
+        EtcdClusterSpec spec = spec(3, null);
+        spec.getPod().setLabels(java.util.Map.of("etcd.database.coreos.com/restore-drill", "uid", "team", "a",
+                "example.com/etcd.database.coreos.com", "b"));
+        assertThat(validator.validate(spec).errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.pod.labels");
+            assertThat(e.message()).contains("'etcd.database.coreos.com/restore-drill' is reserved");
+        });
+    }
+
     /** Shell metacharacters, newlines, flags, URL characters, traversal, case and length. */
     private static final List<String> HOSTILE_DOMAINS = List.of("cluster.local; touch /tmp/pwned", "$(id).local",
             "`id`.local", "cluster.local\nid", "cluster.local && id", "a b", "-x", "--x.local", "../etc",
@@ -91,14 +122,15 @@ class ClusterSpecValidatorTest {
         }
         for (String hostile : List.of("quay.io/coreos/etcd:v3.5.17", "quay.io/coreos/etcd@sha256:" + "a".repeat(64),
                 "-v", "quay.io/../etcd", "quay.io/coreos/etcd;id", "quay.io/coreos/etcd $(id)", "quay.io/etcd\n",
-                "Quay.io/Coreos/etcd", "quay.io//etcd", "quay.io/etcd/", "https://quay.io/etcd", "a".repeat(256))) {
+                "Quay.io/Coreos/etcd", "quay.io//etcd", "quay.io/etcd/", "https://quay.io/etcd", "a".repeat(256),
+                "localhost:5000", "Quay.io", "registry.example:443")) {
             EtcdClusterSpec spec = spec(3, null);
             spec.setRepository(hostile);
             assertThat(validator.validate(spec).errors()).as("repository '%s'", hostile)
                     .extracting(FieldError::path).containsExactly("spec.repository");
         }
         for (String good : List.of("busybox", "busybox:1.36", "docker.io/library/busybox:1.36",
-                "localhost:5000/busybox:1.36-musl", "busybox@sha256:" + "0".repeat(64),
+                "localhost:5000/busybox:1.36-musl", "busybox@sha256:" + "0".repeat(64), "Registry.Example:5000/busybox",
                 "busybox:1.36@sha256:" + "0".repeat(64))) {
             EtcdClusterSpec spec = spec(3, null);
             spec.getPod().setBusyboxImage(good);
@@ -106,7 +138,7 @@ class ClusterSpecValidatorTest {
         }
         for (String hostile : List.of("busybox;id", "busybox $(id)", "-it", "--privileged", "busybox\nid",
                 "busybox:1.36 sh", "busybox:-x", "busybox@sha256:xyz", "busybox:" + "1".repeat(129), "", " ",
-                "busybox|id")) {
+                "busybox|id", "reg:5000:1.36", "Busybox:1.36")) {
             EtcdClusterSpec spec = spec(3, null);
             spec.getPod().setBusyboxImage(hostile);
             assertThat(validator.validate(spec).errors()).as("busyboxImage '%s'", hostile)
@@ -117,7 +149,7 @@ class ClusterSpecValidatorTest {
     @Test
     void aVersionIsSemverOfBoundedLength() {
         for (String hostile : List.of("3.5.17\n", "3.5.17;id", "3.5.17 --x", "-3.5.17", "3.5.17-" + "a".repeat(70),
-                "3.5.17+$(id)", "3.5.17/../x")) {
+                "3.5.17+$(id)", "3.5.17/../x", "3.5.17+build1", "3.5.1234567890")) {
             EtcdClusterSpec spec = spec(3, null);
             spec.setVersion(hostile);
             assertThat(validator.validate(spec).errors()).as("version '%s'", hostile)
