@@ -1,5 +1,9 @@
 package dev.etcdoperator.backup;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,10 +143,17 @@ final class DrillPod {
 
     /**
      * One name per EtcdBackup, so that a Secret left by a stopped operator is found without listing Secrets (the
-     * operator may not).
+     * operator may not): {@code <backup, cut>-drill-snapshot-<digest of its uid>}, so that backups whose names begin
+     * alike do not share it.
      */
     static String secretName(EtcdBackup backup) {
-        return prefix(backup.getMetadata().getName()) + "snapshot";
+        String uid = backup.getMetadata().getUid() == null ? backup.getMetadata().getName() : backup.getMetadata().getUid();
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(uid.getBytes(StandardCharsets.UTF_8));
+            return prefix(backup.getMetadata().getName()) + "snapshot-" + HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this runtime", e);
+        }
     }
 
     /** {@code <backup>-drill-}, the backup's name cut so that the generated name stays a DNS label. */

@@ -191,6 +191,9 @@ final class ClusterActuator {
                 etcd.disarm(new Alarm(alarm.memberId(), alarm.type()));
             }
             events.normal(cluster, "NoSpaceAlarmDisarmed", disarm.message());
+        } else if (step instanceof Step.ResetMemberImage reset) {
+            runSpecImage(cluster, o, reset.name());
+            events.warning(cluster, "MemberImageReset", reset.describe());
         } else if (step instanceof Step.UpgradeMember upgrade) {
             runSpecImage(cluster, o, upgrade.name());
             events.normal(cluster, "MemberUpgraded", "Upgrading member " + upgrade.name() + " from "

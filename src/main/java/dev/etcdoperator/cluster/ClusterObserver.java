@@ -110,6 +110,10 @@ final class ClusterObserver {
         Set<String> addresses = new HashSet<>();
         for (Pod pod : pods) {
             MemberPod memberPod = memberPod(pod, tlsFingerprint);
+            if (memberPod.imageProblem() != null && !ClusterResources.image(spec, memberPod.etcdVersion())
+                    .equals(etcdImage(pod))) {
+                memberPod = memberPod.ofOtherRepository();
+            }
             memberPods.add(memberPod);
             String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
             if (ip != null && !ip.isBlank() && memberPod.running() && !memberPod.terminating()) {
@@ -329,7 +333,26 @@ final class ClusterObserver {
         return new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
                 ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod),
                 !stopped && deletion == null && etcdCrashLooping(pod),
-                ClusterResources.RUNS_ONCE.equals(pod.getSpec().getRestartPolicy()));
+                ClusterResources.RUNS_ONCE.equals(pod.getSpec().getRestartPolicy()), etcdImageProblem(pod), false);
+    }
+
+    /** The image of the pod's etcd container, or null. */
+    static String etcdImage(Pod pod) {
+        return pod.getSpec().getContainers().stream().filter(c -> ClusterResources.ETCD_CONTAINER.equals(c.getName()))
+                .map(c -> c.getImage()).findFirst().orElse(null);
+    }
+
+    /** The kubelet's reasons for an image it cannot get; it keeps trying with a back-off. */
+    static final Set<String> IMAGE_PROBLEMS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
+            "ErrImageNeverPull", "RegistryUnavailable");
+
+    /** Why the kubelet cannot get the etcd container's image, with its message; null when it can. */
+    static String etcdImageProblem(Pod pod) {
+        return etcdStatus(pod).filter(s -> s.getState() != null && s.getState().getWaiting() != null
+                && IMAGE_PROBLEMS.contains(s.getState().getWaiting().getReason()))
+                .map(s -> s.getState().getWaiting().getReason() + (s.getState().getWaiting().getMessage() == null
+                        ? "" : ": " + s.getState().getWaiting().getMessage()))
+                .orElse(null);
     }
 
     /** The etcd container failed and waits out the kubelet's back-off before it starts again in the same pod. */

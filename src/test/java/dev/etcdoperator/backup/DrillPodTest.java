@@ -80,7 +80,12 @@ class DrillPodTest {
     @Test
     void theSecretHasOneNamePerBackupSoALeftoverIsFoundWithoutListingSecrets() {
         Secret secret = DrillPod.secret(BACKUP, "http://s3/b/k?sig", "ab", null);
-        assertThat(secret.getMetadata().getName()).isEqualTo("nightly-drill-snapshot").isEqualTo(DrillPod.secretName(BACKUP));
+        assertThat(secret.getMetadata().getName()).matches("nightly-drill-snapshot-[0-9a-f]{8}")
+                .isEqualTo(DrillPod.secretName(BACKUP));
+        EtcdBackup sameStart = Serialization.clone(BACKUP);
+        sameStart.getMetadata().setUid("uid-2");
+        assertThat(DrillPod.secretName(sameStart)).as("another backup of a name cut alike").isNotEqualTo(
+                DrillPod.secretName(BACKUP));
         assertThat(secret.getMetadata().getGenerateName()).isNull();
         assertThat(secret.getStringData()).containsOnlyKeys("url", "sha256");
         assertThat(DrillPod.secret(BACKUP, "u", "ab", "\"e\"").getStringData()).containsEntry("etag", "\"e\"");

@@ -82,7 +82,7 @@ class RestoreDrillRunnerTest {
 
     void assertNothingLeft() {
         assertThat(drillPods()).isEmpty();
-        assertThat(client.secrets().inNamespace(NS).withName("nightly-drill-snapshot").get()).isNull();
+        assertThat(client.secrets().inNamespace(NS).withName(DrillPod.secretName(backup(60))).get()).isNull();
     }
 
     @Test
@@ -116,7 +116,7 @@ class RestoreDrillRunnerTest {
         CompletableFuture<DrillVerdict.Outcome> drill = CompletableFuture.supplyAsync(() -> runner.drill(backup(60), "b/k"));
         await().atMost(Duration.ofSeconds(10)).until(() -> drillPods().size() == 1);
         Pod pod = drillPods().get(0);
-        assertThat(client.secrets().inNamespace(NS).withName("nightly-drill-snapshot").get()).isNotNull();
+        assertThat(client.secrets().inNamespace(NS).withName(DrillPod.secretName(backup(60))).get()).isNotNull();
         assertThat(Serialization.asJson(pod)).as("the URL is in the Secret, not in the pod").doesNotContain("signature");
         pod.setStatus(new PodStatusBuilder().withPhase("Failed").withInitContainerStatuses(new ContainerStatusBuilder()
                 .withName(DrillPod.FETCH).withNewState().withNewTerminated().withExitCode(1).endTerminated()
@@ -213,7 +213,7 @@ class RestoreDrillRunnerTest {
 
         CompletableFuture<DrillVerdict.Outcome> drill = CompletableFuture.supplyAsync(() -> runner.drill(backup, "b/k"));
         await().atMost(Duration.ofSeconds(10)).until(() -> drillPods().size() == 1);
-        var secret = client.secrets().inNamespace(NS).withName("nightly-drill-snapshot").get();
+        var secret = client.secrets().inNamespace(NS).withName(DrillPod.secretName(backup(60))).get();
         String sha = secret.getStringData() != null && secret.getStringData().containsKey("sha256")
                 ? secret.getStringData().get("sha256")
                 : new String(java.util.Base64.getDecoder().decode(secret.getData().get("sha256")));

@@ -132,6 +132,20 @@ class ClusterObserverTest {
     }
 
     @Test
+    void anEtcdImageTheKubeletCannotGetIsToldWithItsReasonAndWhetherSpecNamesItsRepository() {
+        Pod waiting = pod("Running", "{waiting: {reason: ImagePullBackOff, message: 'Back-off pulling image'}}");
+        assertThat(ClusterObserver.memberPod(waiting).imageProblem())
+                .isEqualTo("ImagePullBackOff: Back-off pulling image");
+        assertThat(ClusterObserver.memberPod(pod("Running", "{waiting: {reason: CrashLoopBackOff}}")).imageProblem())
+                .isNull();
+        assertThat(observer.observe(demo("{size: 1, version: 3.5.17}"), List.of(waiting), Set.of()).observation()
+                .pods()).singleElement().satisfies(p -> assertThat(p.otherRepository()).isFalse());
+        assertThat(observer.observe(demo("{size: 1, version: 3.5.17, repository: registry.example/etcd}"),
+                List.of(waiting), Set.of()).observation().pods()).singleElement()
+                .satisfies(p -> assertThat(p.otherRepository()).isTrue());
+    }
+
+    @Test
     void aPodWhoseInitContainerFailedNeverStartedEtcd() {
         assertThat(ClusterObserver.memberPod(pod("Failed", "{waiting: {reason: PodInitializing}}")))
                 .satisfies(p -> assertThat(p.stopped()).isTrue())

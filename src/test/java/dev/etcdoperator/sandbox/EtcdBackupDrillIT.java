@@ -171,7 +171,8 @@ class EtcdBackupDrillIT {
         await().atMost(WITHIN).untilAsserted(() -> {
             List<Pod> pods = client().pods().inNamespace(NS).withLabel(DRILL_LABEL, uid).list().getItems();
             assertThat(pods).as("drill pods").isEmpty();
-            assertThat(client().secrets().inNamespace(NS).withName(name + "-drill-snapshot").get()).isNull();
+            assertThat(client().secrets().inNamespace(NS).withLabel(DRILL_LABEL, uid).list().getItems())
+                    .as("drill Secrets").isEmpty();
         });
     }
 

@@ -21,12 +21,12 @@ import io.fabric8.kubernetes.api.model.Toleration;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodPolicy {
 
-    @ValidationRule(value = "!('app' in self) && self.all(k, !k.startsWith('etcd_')"
-            + " && !k.startsWith('etcd.database.coreos.com/'))",
-            message = "labels 'app', 'etcd_*' and 'etcd.database.coreos.com/*' are reserved for the operator")
+    @ValidationRule(value = "!('app' in self) && !('etcd.database.coreos.com/restore-drill' in self)"
+            + " && self.all(k, !k.startsWith('etcd_'))",
+            message = "labels 'app', 'etcd_*' and 'etcd.database.coreos.com/restore-drill' are reserved for the operator")
     @Size(max = InputRules.MAX_ENTRIES)
-    @JsonPropertyDescription("Labels added to every member pod; 'app', 'etcd_*' and 'etcd.database.coreos.com/*' are"
-            + " reserved.")
+    @JsonPropertyDescription("Labels added to every member pod; 'app', 'etcd_*' and"
+            + " 'etcd.database.coreos.com/restore-drill' are reserved.")
     private Map<String, @Pattern(InputRules.LABEL_VALUE) @Size(max = InputRules.LABEL_VALUE_MAX_LENGTH) String> labels;
 
     @Size(max = InputRules.MAX_ENTRIES)

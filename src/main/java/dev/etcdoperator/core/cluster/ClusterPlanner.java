@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.core.cluster.Step.AddMember;
@@ -24,6 +25,7 @@ import dev.etcdoperator.core.cluster.Step.QuorumLost;
 import dev.etcdoperator.core.cluster.Step.RecordInitialMembers;
 import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.Refuse;
+import dev.etcdoperator.core.cluster.Step.ResetMemberImage;
 import dev.etcdoperator.core.cluster.Step.RemoveMember;
 import dev.etcdoperator.core.cluster.Step.UpgradeMember;
 import dev.etcdoperator.core.cluster.Step.Wait;
@@ -46,7 +48,10 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  * <p>The first rule that applies wins:
  * <ol>
  * <li>{@code spec.paused}: {@link Paused}. Else, while the status records a recovery from a lost quorum: what
- *   {@link QuorumRecoveryPlanner#inProgress} says, until its member answers and the survivor's pod is gone.</li>
+ *   {@link QuorumRecoveryPlanner#inProgress} says, until its member answers and the survivor's pod is gone. Else a
+ *   member pod whose etcd image cannot be had, made for another version than {@code spec.version}:
+ *   {@link ResetMemberImage} to {@code spec.version}, when that is no lower than the cluster's version and allowed
+ *   from it.</li>
  * <li>No member answered:
  *   <ul>
  *   <li>no pod at all and the cluster never ran: {@link CreateInitialMembers} of the first members the status
@@ -190,8 +195,86 @@ public final class ClusterPlanner {
         if (recovering.isPresent()) {
             return recovering.get();
         }
+        Optional<Step> reimage = imageOfAnotherVersion(o);
+        if (reimage.isPresent()) {
+            return reimage.get();
+        }
         List<EtcdMember> members = o.members().orElse(List.of());
         return members.isEmpty() ? planWithoutMembers(o) : planWithMembers(o, seats(o, members));
+    }
+
+    /**
+     * A member pod whose etcd image the kubelet cannot get, made from other settings than spec.version and
+     * spec.repository ask for now (an upgrade to an image that does not exist, then spec.version set back or to
+     * another version, or the repository fixed): it gets the image spec asks for in place, as an upgrade does.
+     * Otherwise nothing could move it on: a member whose pod does not run holds up every other step. Another version
+     * only towards one its data may be opened with (see {@link #imageFloor}), never while a downgrade through etcd's
+     * API runs, and never for a pod of the very version the cluster runs (a pull that fails for a while).
+     */
+    private Optional<Step> imageOfAnotherVersion(ClusterObservation o) {
+        String wanted = o.desiredVersion();
+        Optional<Version> to = Version.parse(wanted);
+        if (to.isEmpty() || downgrading(o, to.get())) {
+            return Optional.empty();
+        }
+        for (MemberPod p : sortedByName(o.livePods())) {
+            if (p.imageProblem() == null) {
+                continue;
+            }
+            if (Objects.equals(p.etcdVersion(), wanted)) {
+                if (p.otherRepository()) {
+                    return Optional.of(new ResetMemberImage(p.name(), wanted, wanted, p.imageProblem()));
+                }
+                continue;
+            }
+            Optional<Version> from = Version.parse(p.etcdVersion());
+            Optional<Version> floor = imageFloor(o, p);
+            boolean allowed;
+            if (floor.isPresent()) {
+                allowed = !floor.equals(from) && to.get().compareTo(floor.get()) >= 0
+                        && versions.check(floor.get().toString(), wanted).allowed();
+            } else {
+                // nothing says what opened its data last: within the minor of the image it was given, any patch can
+                allowed = from.isPresent() && from.get().major() == to.get().major()
+                        && from.get().minor() == to.get().minor();
+            }
+            if (allowed) {
+                return Optional.of(new ResetMemberImage(p.name(), p.etcdVersion(), wanted, p.imageProblem()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A member runs (or its pod's image names) a later minor than {@code wanted}: a downgrade, for DowngradePlanner. */
+    private static boolean downgrading(ClusterObservation o, Version wanted) {
+        List<String> running = new ArrayList<>();
+        o.livePods().stream().filter(p -> p.imageProblem() == null).forEach(p -> running.add(p.etcdVersion()));
+        o.health().values().forEach(h -> running.add(h.version()));
+        return running.stream().filter(Objects::nonNull).map(Version::parse).flatMap(Optional::stream)
+                .anyMatch(v -> v.major() > wanted.major() || v.major() == wanted.major() && v.minor() > wanted.minor());
+    }
+
+    /**
+     * The lowest version that may have opened the data of {@code failing}, whose image cannot be had (so that image
+     * never ran): the versions the other members report or their pods' images name, and {@code status.currentVersion}
+     * unless that is the failing image's own version (a status written from the pods' images after the patch).
+     */
+    private static Optional<Version> imageFloor(ClusterObservation o, MemberPod failing) {
+        List<String> known = new ArrayList<>();
+        o.livePods().stream().filter(p -> p.imageProblem() == null).forEach(p -> known.add(p.etcdVersion()));
+        o.health().values().stream().filter(MemberHealth::healthy).forEach(h -> known.add(h.version()));
+        if (o.currentVersion() != null && !o.currentVersion().equals(failing.etcdVersion())) {
+            known.add(o.currentVersion());
+        }
+        return known.stream().filter(Objects::nonNull).map(Version::parse).flatMap(Optional::stream)
+                .min(Comparator.naturalOrder());
+    }
+
+    /** Why a pod that does not run is held up, when its etcd image cannot be had; else empty. */
+    static String imageNote(Optional<MemberPod> pod) {
+        return pod.map(MemberPod::imageProblem).map(p -> " Its etcd image cannot be had (" + p + "): set"
+                + " spec.version to a version whose image exists (or fix spec.repository); the pod is given that image"
+                + " in place.").orElse("");
     }
 
     /** The seats of an observation, sorted by name; exposed for the status builder. */
@@ -252,8 +335,10 @@ public final class ClusterPlanner {
         List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped() && !p.crashLooping())
                 .toList();
         if (!ran || !starting.isEmpty()) {
+            List<MemberPod> waiting = ran ? starting : live;
             return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods "
-                    + names(ran ? starting : live) + " are starting.");
+                    + names(waiting) + " are starting." + waiting.stream().filter(p -> p.imageProblem() != null)
+                            .map(p -> " Pod " + p.name() + ":" + imageNote(Optional.of(p))).collect(Collectors.joining()));
         }
         if (live.stream().allMatch(MemberPod::stopped) && !o.persistent()) {
             return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
@@ -431,7 +516,8 @@ public final class ClusterPlanner {
                 return o.terminatingPod(l.name()) && l.pod().isEmpty()
                         ? new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + l.name()
                                 + " to finish terminating before creating the pod of learner " + l.name() + " again.")
-                        : new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of learner " + l.name() + " to run.");
+                        : new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of learner " + l.name() + " to run."
+                                + imageNote(l.pod()));
             }
             long top = voters.stream().filter(Seat::healthy).mapToLong(Seat::raftIndex).max().orElse(0L);
             if (l.healthy() && caughtUp(l.raftIndex(), top)) {
@@ -444,7 +530,8 @@ public final class ClusterPlanner {
         // 10. a voter whose pod does not run yet (one whose old pod still terminates waits alone: rule 15)
         for (Seat s : voters) {
             if (!s.podRunning() && !away(o, s)) {
-                return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of member " + s.name() + " to run.");
+                return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of member " + s.name() + " to run."
+                        + imageNote(s.pod()));
             }
         }
         // 11. scale down

@@ -393,6 +393,9 @@ public final class ClusterStatusBuilder {
             return condition(UPGRADING, false, r.reason(), r.message());
         }
         long behind = seats.stream().filter(s -> !Objects.equals(ClusterPlanner.podVersion(o, s), wanted)).count();
+        if (step instanceof Step.ResetMemberImage r) {
+            return condition(UPGRADING, true, "ResettingMemberImage", r.describe());
+        }
         if (step instanceof UpgradeMember u) {
             return condition(UPGRADING, true, "UpgradingMember", u.describe() + " " + (seats.size() - behind)
                     + " of " + seats.size() + " members run " + wanted + ".");

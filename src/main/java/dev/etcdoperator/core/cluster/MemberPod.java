@@ -26,13 +26,24 @@ import java.util.Objects;
  * @param runsOnce    the pod's etcd is not started again when it ends ({@code restartPolicy: Never}): a restored
  *                    cluster's seed, a quorum recovery's member, or a pod an earlier operator version made; the
  *                    observer reports it only once the planner may replace it (its restore ended, no placement rules)
+ * @param imageProblem why the kubelet cannot get the etcd container's image ({@code ErrImagePull},
+ *                    {@code ImagePullBackOff}, {@code InvalidImageName}, with the kubelet's message), or null
+ * @param otherRepository the etcd container's image is of another repository than {@code spec.repository} names now
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
-        boolean crashLooping, boolean runsOnce) {
+        boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** A pod whose image the kubelet has, or is getting. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+            boolean crashLooping, boolean runsOnce) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, crashLooping, runsOnce, null, false);
     }
 
     /** A pod whose etcd the kubelet starts again in place when it ends. */
@@ -66,19 +77,31 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true, etcdStarted, crashLooping, runsOnce);
+                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository);
     }
 
     /** The same pod, as one whose etcd is started again in place (a pod that runs once, not to be replaced yet). */
     public MemberPod restartingInPlace() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, false);
+                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository);
     }
 
     /** The same pod, whose etcd is not started again when it ends. */
     public MemberPod runningOnce() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, true);
+                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository);
+    }
+
+    /** The same pod, whose etcd image the kubelet cannot get, for {@code problem}. */
+    public MemberPod withImageProblem(String problem) {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository);
+    }
+
+    /** The same pod, whose etcd image is of another repository than spec.repository names. */
+    public MemberPod ofOtherRepository() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true);
     }
 
     /** Without a deletion timestamp. */

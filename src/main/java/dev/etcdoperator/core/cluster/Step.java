@@ -219,6 +219,18 @@ public sealed interface Step {
     }
 
     /**
+     * Give a member's etcd container spec.version's image in place: the kubelet cannot get the image the pod has
+     * ({@code problem}), which is of another version than spec.version now asks for.
+     */
+    record ResetMemberImage(String name, String fromVersion, String toVersion, String problem) implements Step {
+        @Override
+        public String describe() {
+            return "The image of member " + name + " (etcd " + fromVersion + ") cannot be had (" + problem
+                    + "); giving it the image of spec.version, etcd " + toVersion + ".";
+        }
+    }
+
+    /**
      * Ask etcd to enable the downgrade of the cluster to {@code targetVersion} ({@code major.minor.0}): the cluster
      * version drops to it, and each member rewrites its data in that version's format.
      */

@@ -32,6 +32,8 @@ public final class ClusterSpecValidator {
      * label (a pod's hostname), at most 63 characters.
      */
     public static final int MAX_NAME_LENGTH = 52;
+    /** The label by which a restore drill finds its pods (it deletes only those its EtcdBackup owns). */
+    private static final String DRILL_LABEL = ApiGroup.GROUP + "/restore-drill";
     /** A member is named {@code <cluster>-<10 characters>}. */
     private static final int MEMBER_SUFFIX_LENGTH = 11;
     private static final int MAX_DNS_NAME_LENGTH = 253;
@@ -137,11 +139,10 @@ public final class ClusterSpecValidator {
         }
         if (pod.getLabels() != null) {
             pod.getLabels().keySet().stream()
-                    .filter(key -> key.equals("app") || key.startsWith("etcd_")
-                            || key.startsWith(ApiGroup.GROUP + "/"))
+                    .filter(key -> key.equals("app") || key.startsWith("etcd_") || key.equals(DRILL_LABEL))
                     .sorted()
                     .forEach(key -> checks.fail("spec.pod.labels", "label '" + key + "' is reserved for the operator"
-                            + " ('app', 'etcd_*' and '" + ApiGroup.GROUP + "/*')"));
+                            + " ('app', 'etcd_*' and '" + DRILL_LABEL + "')"));
         }
         labels(checks, "spec.pod.labels", pod.getLabels(), true);
         labels(checks, "spec.pod.nodeSelector", pod.getNodeSelector(), true);

@@ -361,6 +361,22 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The pod was given the image of {@code v}, which the kubelet cannot get: its etcd waits, not running. */
+    ClusterFixture podImageUnavailable(String name, String v) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, false, false, false, v, p.hasClaim(), false, null, false, true, false,
+                p.runsOnce(), "ImagePullBackOff: Back-off pulling image \"quay.io/coreos/etcd:v" + v + "\"", false));
+        health.remove(id(name));
+        return this;
+    }
+
+    /** As {@link #podImageUnavailable}, the image of another repository than spec.repository names now. */
+    ClusterFixture podImageOfOtherRepositoryUnavailable(String name, String v) {
+        podImageUnavailable(name, v);
+        pods.put(name, pods.get(name).ofOtherRepository());
+        return this;
+    }
+
     ClusterFixture podVersion(String name, String v) {
         MemberPod p = pods.get(name);
         MemberPod changed = new MemberPod(name, p.running(), p.ready(), p.terminating(), v, p.hasClaim());

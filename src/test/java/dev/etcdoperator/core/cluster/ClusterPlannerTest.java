@@ -836,6 +836,79 @@ class ClusterPlannerTest {
     }
 
     @Test
+    void aMemberWhoseUpgradeImageCannotBeHadWaitsAndSaysWhy() {
+        ClusterFixture f = running(3, V).version("3.5.99").podImageUnavailable("demo-a", "3.5.99");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING);
+            assertThat(w.message()).contains("demo-a", "ImagePullBackOff", "set spec.version");
+        });
+    }
+
+    @Test
+    void aMemberWhoseImageCannotBeHadGetsTheImageSpecVersionAsksForNow() {
+        // set back to the version the cluster runs
+        ClusterFixture back = running(3, V).podImageUnavailable("demo-a", "3.5.99");
+        assertThat(plan(back)).isInstanceOfSatisfying(Step.ResetMemberImage.class, r -> {
+            assertThat(r.name()).isEqualTo("demo-a");
+            assertThat(r.fromVersion()).isEqualTo("3.5.99");
+            assertThat(r.toVersion()).isEqualTo(V);
+        });
+        // or on to another patch release: an upgrade of that member as any other
+        assertThat(plan(running(3, V).version("3.5.18").podImageUnavailable("demo-a", "3.5.99")))
+                .isEqualTo(new Step.ResetMemberImage("demo-a", "3.5.99", "3.5.18",
+                        "ImagePullBackOff: Back-off pulling image \"quay.io/coreos/etcd:v3.5.99\""));
+        // a cluster of one: no member answers, and the pod is still given the image
+        assertThat(plan(running(1, V).podImageUnavailable("demo-a", "3.5.99")))
+                .isInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aStatusWrittenFromTheUnpullableImageIsNotTakenForWhatTheDataRan() {
+        // a cluster of one: status.currentVersion was written from the pod's new image before the kubelet failed it
+        assertThat(plan(running(1, V).current("3.5.99").podImageUnavailable("demo-a", "3.5.99")))
+                .isEqualTo(new Step.ResetMemberImage("demo-a", "3.5.99", V,
+                        "ImagePullBackOff: Back-off pulling image \"quay.io/coreos/etcd:v3.5.99\""));
+        // nothing says which minor opened the data: not across minors
+        assertThat(plan(running(1, "3.5.35").current("3.6.99").podImageUnavailable("demo-a", "3.6.99")))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aPullThatFailsForAWhileOnTheVersionTheClusterRunsIsLeftToTheKubelet() {
+        // mid-upgrade, a pod still at the version the others run cannot get its image for a while
+        assertThat(plan(running(3, V).version("3.5.18").podImageUnavailable("demo-a", V)))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aDowngradeThroughEtcdsApiIsLeftToItsPlanner() {
+        ClusterFixture f = running(3, "3.6.16").version("3.5.35").allowDowngrade().podVersion("demo-b", "3.5.35")
+                .podImageUnavailable("demo-a", "3.6.16");
+        assertThat(plan(f)).isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aFixedRepositoryGivesThePodTheImageOfTheSameVersionFromIt() {
+        assertThat(plan(running(3, V).podImageOfOtherRepositoryUnavailable("demo-a", V)))
+                .isInstanceOfSatisfying(Step.ResetMemberImage.class, r -> {
+                    assertThat(r.fromVersion()).isEqualTo(V);
+                    assertThat(r.toVersion()).isEqualTo(V);
+                });
+        assertThat(plan(running(3, V).podImageUnavailable("demo-a", V))).as("the same image: the kubelet retries")
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aMemberWhoseImageCannotBeHadIsNeverGivenAnOlderOrRefusedVersion() {
+        // below the version the cluster runs: its data may be in a newer format
+        assertThat(plan(running(3, V).version("3.5.16").podImageUnavailable("demo-a", "3.5.99")))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+        // a version the policy refuses from the one the cluster runs
+        assertThat(plan(running(3, "3.4.23").version("3.6.16").podImageUnavailable("demo-a", "3.5.99")))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
     void pausedIsPausedWhateverElse() {
         assertThat(plan(fresh(3, V).paused())).isEqualTo(new Paused());
         assertThat(plan(running(3, V).dead("demo-b").dead("demo-c").paused())).isEqualTo(new Paused());

@@ -74,7 +74,7 @@ class ClusterSpecValidatorTest {
     void labelsTheOperatorSelectsOrDeletesByAreRefused() {
         EtcdClusterSpec spec = spec(3, null);
         spec.getPod().setLabels(java.util.Map.of("etcd.database.coreos.com/restore-drill", "uid", "team", "a",
-                "example.com/etcd.database.coreos.com", "b"));
+                "example.com/etcd.database.coreos.com", "b", "etcd.database.coreos.com/tier", "c"));
         assertThat(validator.validate(spec).errors()).singleElement().satisfies(e -> {
             assertThat(e.path()).isEqualTo("spec.pod.labels");
             assertThat(e.message()).contains("'etcd.database.coreos.com/restore-drill' is reserved");

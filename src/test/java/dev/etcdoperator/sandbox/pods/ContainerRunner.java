@@ -48,6 +48,8 @@ final class ContainerRunner {
     private boolean everStarted;
     private boolean finished;
     private boolean blocked;
+    /** The message of the last failed pull of this container's image; null once one started. */
+    private String lastPullFailure;
     private boolean stopping;
     private Instant killAt;
     private String lastWarning;
@@ -185,8 +187,18 @@ final class ContainerRunner {
         try {
             process = launcher.launch(spec);
             startedImage = spec.getImage();
+            lastPullFailure = null;
         } catch (NotEmulatedException e) {
-            if (RETRIED_REASONS.contains(e.reason())) {
+            if (ImageResolver.ERR_IMAGE_PULL.equals(e.reason())) {
+                // as a kubelet: tried again (every second here, with a growing back-off there), and a changed image
+                // is the one tried next
+                nextStart = now.plusSeconds(1);
+                boolean again = e.getMessage().equals(lastPullFailure);
+                lastPullFailure = e.getMessage();
+                state = waiting(again ? ImageResolver.IMAGE_PULL_BACK_OFF : ImageResolver.ERR_IMAGE_PULL,
+                        e.getMessage());
+                warnOnce(ImageResolver.ERR_IMAGE_PULL, e.getMessage());
+            } else if (RETRIED_REASONS.contains(e.reason())) {
                 nextStart = now.plusSeconds(1);
                 state = waiting(e.reason(), e.getMessage());
                 warnOnce(e.reason(), e.getMessage());

@@ -14,6 +14,10 @@ import java.util.Optional;
  */
 final class ImageResolver {
     static final String IMAGE_NOT_EMULATED = "ImageNotEmulated";
+    /** What a kubelet says of an image it cannot pull: an etcd image of a version the sandbox has no release of. */
+    static final String ERR_IMAGE_PULL = "ErrImagePull";
+    /** What a kubelet says while it waits to try pulling that image again. */
+    static final String IMAGE_PULL_BACK_OFF = "ImagePullBackOff";
     static final String COMMAND_NOT_FOUND = "CommandNotFound";
 
     private static final List<String> SEARCH_PATH = List.of("/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin");
@@ -69,7 +73,7 @@ final class ImageResolver {
             return hostProgram(program, image);
         }
         String version = tag(image).replaceFirst("^v", "");
-        Path dir = releases.directory(version).orElseThrow(() -> new NotEmulatedException(IMAGE_NOT_EMULATED,
+        Path dir = releases.directory(version).orElseThrow(() -> new NotEmulatedException(ERR_IMAGE_PULL,
                 "the sandbox has no etcd " + version + " for image " + image + "; it runs etcd "
                         + releases.versions() + " (image tags v<version>)"));
         Path path = dir.resolve(program);

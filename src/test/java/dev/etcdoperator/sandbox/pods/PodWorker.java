@@ -158,7 +158,14 @@ final class PodWorker {
         for (ContainerRunner r : all) {
             Container c = r.spec();
             try {
-                services.images().commandLine(c.getImage(), list(c.getCommand()), list(c.getArgs()));
+                try {
+                    services.images().commandLine(c.getImage(), list(c.getCommand()), list(c.getArgs()));
+                } catch (NotEmulatedException e) {
+                    if (!ImageResolver.ERR_IMAGE_PULL.equals(e.reason())) {
+                        throw e;
+                    }
+                    // an image it cannot pull is tried again when the container starts, as a kubelet does
+                }
                 ProbeRunner.validate(c.getReadinessProbe(), "readinessProbe");
                 ProbeRunner.validate(c.getLivenessProbe(), "livenessProbe");
                 ProbeRunner.validate(c.getStartupProbe(), "startupProbe");
