@@ -30,6 +30,7 @@ import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
+import dev.etcdoperator.core.cluster.QuorumLoss;
 import dev.etcdoperator.core.cluster.TlsMaterial;
 import dev.etcdoperator.core.schedule.CronSchedule;
 import dev.etcdoperator.etcd.EtcdAdmin;
@@ -166,7 +167,7 @@ final class ClusterObserver {
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
                 health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
-                QuorumLossView.of(cluster, backups), Boolean.TRUE.equals(spec.getAllowDowngrade()),
+                quorumLoss(cluster, backups, admin, clientUrlByPod), Boolean.TRUE.equals(spec.getAllowDowngrade()),
                 status == null ? null : status.getInitialMembers(), startsFromSeed(cluster));
         return new Observed(observation, admin, clientUrlByPod);
     }
@@ -188,6 +189,29 @@ final class ClusterObserver {
     /** The key of a cluster's connection in {@link EtcdAdmins}. */
     static String key(String namespace, String name) {
         return namespace + "/" + name;
+    }
+
+    /**
+     * The quorum loss the status records; with a recovery from a survivor, whether its member answers as a healthy
+     * one-member cluster, asked directly (the member list may be read from an old member while the old pods are there).
+     */
+    private static QuorumLoss quorumLoss(EtcdCluster cluster, List<EtcdBackup> backups, Optional<EtcdAdmin> admin,
+            Map<String, String> clientUrlByPod) {
+        QuorumLoss loss = QuorumLossView.of(cluster, backups);
+        QuorumLoss.Recovery recovery = loss.recovery();
+        String url = recovery == null || recovery.member() == null ? null : clientUrlByPod.get(recovery.member());
+        if (url == null || admin.isEmpty()) {
+            return loss;
+        }
+        try {
+            MemberStatus status = admin.get().status(url);
+            if (status.isLeader() && !status.learner() && admin.get().health(url).healthy()) {
+                return loss.withRecovery(recovery.answeredAt(status.revision()));
+            }
+        } catch (EtcdAdminException e) {
+            LOG.debugf("the recovery member %s does not answer yet: %s", recovery.member(), e.getMessage());
+        }
+        return loss;
     }
 
     /** What one member answered, and the store revision it reported (0 when it did not answer). */

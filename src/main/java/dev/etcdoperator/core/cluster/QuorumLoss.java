@@ -37,8 +37,30 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
     /**
      * A recovery the status records: from a survivor ({@code survivor}, {@code member} set) or from a backup
      * ({@code restore} set).
+     *
+     * @param memberAnswered the store revision at which the recovery's member answered, in this reconcile, as a
+     *                       healthy one-member cluster; -1 when it did not (or was not asked)
      */
-    public record Recovery(String survivor, String member, long revision, long raftIndex, String restore) {
+    public record Recovery(String survivor, String member, long revision, long raftIndex, String restore,
+            long memberAnswered) {
+        public Recovery(String survivor, String member, long revision, long raftIndex, String restore) {
+            this(survivor, member, revision, raftIndex, restore, -1);
+        }
+
+        /** The same recovery, its member having answered as a healthy one-member cluster at {@code storeRevision}. */
+        public Recovery answeredAt(long storeRevision) {
+            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision);
+        }
+
+        /** Its member answered as a healthy one-member cluster with at least the survivor's writes. */
+        public boolean memberProven() {
+            return memberAnswered >= 0 && memberAnswered >= revision;
+        }
+    }
+
+    /** The same loss, with {@code recovery} in place of the one recorded. */
+    public QuorumLoss withRecovery(Recovery recovery) {
+        return new QuorumLoss(policy, gracePeriod, lostSince, approval, uid, awaitingPerson, recovery, newestBackup);
     }
 
     /** A successful backup of this cluster, verified by the backup controller. */

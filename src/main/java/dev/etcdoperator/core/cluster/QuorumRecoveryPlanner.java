@@ -59,6 +59,8 @@ public final class QuorumRecoveryPlanner {
     public static final String RESTORING_FROM_BACKUP = "RestoringFromBackup";
     /** Done (False). */
     public static final String RECOVERED = "QuorumRecovered";
+    /** The recovery's member ended after the survivor was retired: its data is the only copy, and is kept. */
+    public static final String RECOVERY_MEMBER_ENDED = "RecoveryMemberEnded";
 
     private QuorumRecoveryPlanner() {
     }
@@ -81,7 +83,15 @@ public final class QuorumRecoveryPlanner {
             return Optional.of(new QuorumLost(m, RESTORING_FROM_BACKUP, m));
         }
         Optional<MemberPod> member = o.livePod(r.member());
+        boolean survivorThere = o.livePod(r.survivor()).isPresent() || o.terminatingPod(r.survivor());
         if (!member.map(MemberPod::running).orElse(false)) {
+            if (member.isPresent() && member.get().stopped() && !survivorThere) {
+                // the survivor is retired: the member's data is the only copy, never deleted by the operator
+                String m = "Member " + r.member() + ", which runs on the copy of survivor " + r.survivor() + "'s data"
+                        + " (the only copy left), has ended. The operator deletes nothing: read its logs (kubectl logs "
+                        + r.member() + " -c etcd); if its data is lost, restore the cluster from a backup.";
+                return Optional.of(new QuorumLost(m, RECOVERY_MEMBER_ENDED, m));
+            }
             if (member.isPresent()) {
                 return Optional.of(member.get().stopped() ? new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED)
                         : new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a snapshot of"
@@ -104,6 +114,12 @@ public final class QuorumRecoveryPlanner {
         // ended pods of the lost members), and must go before the member list is read again
         List<String> old = o.livePods().stream().map(MemberPod::name).filter(n -> !n.equals(r.member())).sorted()
                 .toList();
+        if (!old.isEmpty() && !r.memberProven()) {
+            // the survivor's data is the only sure copy until the member serves what it copied
+            return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " runs on a copy of"
+                    + " survivor " + r.survivor() + "'s data; the survivor is kept until the member answers as a"
+                    + " healthy one-member cluster with its writes (revision " + r.revision() + " or later)."));
+        }
         if (!old.isEmpty()) {
             return Optional.of(new RetireSurvivor(r.survivor(), r.member(), old));
         }

@@ -205,6 +205,16 @@ class QuorumRecoveryPlannerTest {
         f.podOnly(member, false, true);
         assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
         f.podOnly(member, true, false);
+        // its etcd runs, but it has not yet served what it copied: the survivor stays
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING);
+            assertThat(w.message()).contains("the survivor is kept", "revision 480");
+        });
+        f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                recovery.answeredAt(479), null));
+        assertThat(plan(f)).as("behind the survivor's revision").isInstanceOf(Wait.class);
+        f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                recovery.answeredAt(480), null));
         assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-c", member, List.of("demo-a", "demo-b", "demo-c")));
         f.podTerminating("demo-a").podTerminating("demo-b").podTerminating("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
@@ -226,12 +236,28 @@ class QuorumRecoveryPlannerTest {
         ClusterFixture f = running(5, V).podStopped("demo-a").podGone("demo-b").podStopped("demo-c")
                 .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c").survivor("demo-d", 900, 470)
                 .survivor("demo-e", 950, 480).podOnly(member, true, false)
-                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery,
-                        null));
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                        recovery.answeredAt(500), null));
         assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-e", member,
                 List.of("demo-a", "demo-c", "demo-d", "demo-e")));
         // a member list read from an old survivor while it is still there changes nothing
         assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isFalse();
+    }
+
+    @Test
+    void aRecoveryMemberThatEndsOnceTheSurvivorIsRetiredIsNeverDeleted() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null).answeredAt(480);
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, recovery, null));
+        f.podOnly(member, false, true);
+        // the survivor is still there: the member's copy can be made again from it
+        assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+        f.podGone("demo-a").podGone("demo-b").podGone("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
+            assertThat(q.message()).contains("only copy", "deletes nothing");
+        });
     }
 
     @Test
