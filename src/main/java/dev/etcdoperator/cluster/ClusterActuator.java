@@ -85,6 +85,10 @@ final class ClusterActuator {
                     + (add.replaces() == null ? "." : ", to replace member " + add.replaces()
                             + ", whose pod does not start etcd again when it ends."));
         } else if (step instanceof Step.CreateMemberPod pod) {
+            if (Step.CreateMemberPod.RECREATING_IN_PLACE.equals(pod.reason())) {
+                // made again on its data: a claim gone since it was seen is not made again, empty, under a voter
+                pods.requireClaim(pod.name());
+            }
             // the member list read in this reconcile, or, when no member answered (every pod of a cluster on
             // claims gone), the members the claims name: a member restarting on its data needs no answer
             if (pods.create(pod.name(), pod.version(), pod.state(), o.initialCluster(), Optional.empty())) {
@@ -281,6 +285,16 @@ final class ClusterActuator {
                     member + "=" + naming.peerUrl(member), Step.STATE_NEW, naming.dnsName(member));
             return create(SurvivorSnapshot.pod(cluster, spec, recovery.version(), tlsKeys,
                     naming.clientUrl(recovery.survivor())));
+        }
+
+        /** Throws when the member's claim is gone or being deleted: its data with it. */
+        void requireClaim(String member) {
+            var claim = client.persistentVolumeClaims().inNamespace(cluster.getMetadata().getNamespace())
+                    .withName(member).get();
+            if (claim == null || claim.getMetadata().getDeletionTimestamp() != null) {
+                throw new IllegalStateException("the data claim of member " + member + " is " + (claim == null
+                        ? "gone" : "being deleted") + "; its pod is not made again on an empty one");
+            }
         }
 
         private void ensureClaim(String member) {

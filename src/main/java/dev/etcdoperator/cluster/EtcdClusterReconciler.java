@@ -588,6 +588,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         return client.persistentVolumeClaims().inNamespace(cluster.getMetadata().getNamespace())
                 .withLabel(ClusterResources.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
                 .map(PersistentVolumeClaim::getMetadata)
+                // a claim being deleted takes its data with it: no member comes back on it
+                .filter(m -> m.getDeletionTimestamp() == null)
                 .filter(m -> notBefore == null || m.getCreationTimestamp() == null
                         || Instant.parse(m.getCreationTimestamp()).compareTo(Instant.parse(notBefore)) >= 0)
                 .map(m -> m.getName()).collect(Collectors.toSet());

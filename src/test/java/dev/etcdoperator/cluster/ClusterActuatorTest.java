@@ -73,6 +73,38 @@ class ClusterActuatorTest {
         assertThat(podNames()).containsExactly("alpha-s");
     }
 
+    private static final EtcdCluster PERSISTENT = Serialization.unmarshal("""
+            apiVersion: etcd.database.coreos.com/v1beta2
+            kind: EtcdCluster
+            metadata: {name: alpha, namespace: prod, uid: uid-alpha}
+            spec:
+              size: 3
+              version: 3.5.17
+              pod:
+                persistentVolumeClaimSpec:
+                  accessModes: [ReadWriteOnce]
+                  resources: {requests: {storage: 1Gi}}
+            """, EtcdCluster.class);
+
+    @Test
+    void aMemberIsMadeAgainInPlaceOnlyOnItsOwnClaimNeverOnANewEmptyOne() {
+        ClusterObservation o = notStarted(List.of(), "alpha-a");
+        ClusterActuator actuator = new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC()));
+        Step inPlace = new Step.CreateMemberPod("alpha-a", "http://alpha-a.alpha.prod.svc:2380", Step.STATE_EXISTING,
+                "3.5.17", Step.CreateMemberPod.RECREATING_IN_PLACE);
+        // the claim was deleted after the observation saw it
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> actuator.act(PERSISTENT, o, Optional.empty(),
+                Map.of(), inPlace, Optional.empty(), MemberTlsKeys.COREOS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("data claim of member alpha-a is gone");
+        assertThat(podNames()).isEmpty();
+        assertThat(client.persistentVolumeClaims().inNamespace("prod").list().getItems()).isEmpty();
+
+        client.persistentVolumeClaims().inNamespace("prod").resource(ClusterResources.memberClaim(PERSISTENT,
+                "alpha-a")).create();
+        actuator.act(PERSISTENT, o, Optional.empty(), Map.of(), inPlace, Optional.empty(), MemberTlsKeys.COREOS);
+        assertThat(podNames()).containsExactly("alpha-a");
+    }
+
     @Test
     void stepsThatBringInNoMemberReportNone() {
         ClusterObservation o = notStarted(List.of(), "alpha-s");
