@@ -104,7 +104,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   (rules 13 and 13a; see {@link RunOnceReplacement}).</li>
  * <li>A learner: {@link PromoteLearner} once it is healthy and its raft index has reached 90% of the highest
  *   voter's (etcd's own readiness bar), else {@link Wait} {@code LearnerCatchingUp} (or {@code MemberStarting}
- *   while its pod does not run, {@code PodTerminating} while its old pod terminates).</li>
+ *   while its pod does not run, {@code PodTerminating} while its old pod terminates); one whose pod ended before
+ *   its etcd joined: {@link DeletePod} {@code LearnerPodFailed}, and rule 3 makes it again.</li>
  * <li>A member that is not away and whose pod does not run yet: {@link Wait} {@code MemberStarting}.</li>
  * <li>More voters than wanted: {@link RemoveMember} {@code ScaleDown}, choosing an unhealthy follower
  *   (a member away first), then a follower whose pod runs once, then a healthy follower, the leader only when no
@@ -512,6 +513,10 @@ public final class ClusterPlanner {
         }
         // 9. learners
         for (Seat l : learners) {
+            if (!l.started() && l.pod().map(p -> p.stopped() && !p.terminating()).orElse(false)) {
+                // an ended pod never runs again, and nothing else would make it anew
+                return new DeletePod(l.name(), DeletePod.LEARNER_FAILED);
+            }
             if (!l.podRunning()) {
                 return o.terminatingPod(l.name()) && l.pod().isEmpty()
                         ? new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + l.name()

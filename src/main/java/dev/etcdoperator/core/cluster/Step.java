@@ -195,6 +195,8 @@ public sealed interface Step {
         public static final String RECOVERY_MEMBER_FAILED = "RecoveryMemberFailed";
         /** The pod of a first member ended before any etcd of the first members started: it is created again. */
         public static final String FIRST_MEMBER_FAILED = "FirstMemberFailed";
+        /** The pod of a learner ended before its etcd joined the cluster: it is created again. */
+        public static final String LEARNER_FAILED = "LearnerPodFailed";
 
         @Override
         public String describe() {
@@ -204,6 +206,8 @@ public sealed interface Step {
                         + " it ran (see its init containers' logs), to create it again.";
                 case FIRST_MEMBER_FAILED -> "Deleting pod " + name + " of a first member, which ended before its etcd"
                         + " started (see its init containers' logs and Events), to create it again.";
+                case LEARNER_FAILED -> "Deleting pod " + name + " of a learner, which ended before its etcd joined"
+                        + " the cluster (see its logs and Events), to create it again.";
                 default -> "Deleting pod " + name + ", which ended or whose etcd keeps failing, to recreate it on"
                         + " its data claim.";
             };

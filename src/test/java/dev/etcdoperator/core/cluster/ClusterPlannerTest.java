@@ -287,7 +287,7 @@ class ClusterPlannerTest {
 
     @Test
     void anAddedMemberWhosePodIsPendingIsWaitedFor() {
-        ClusterFixture f = running(1, V).size(3).addedNotStarted("demo-b").pod("demo-b", false, false, V);
+        ClusterFixture f = running(1, V).size(3).addedNotStarted("demo-b").podStarting("demo-b");
         assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
                 w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
     }
@@ -906,6 +906,18 @@ class ClusterPlannerTest {
         // a version the policy refuses from the one the cluster runs
         assertThat(plan(running(3, "3.4.23").version("3.6.16").podImageUnavailable("demo-a", "3.5.99")))
                 .isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aLearnerWhosePodEndedBeforeItJoinedIsMadeAgainNotWaitedForForever() {
+        ClusterFixture f = running(3, V).size(4).addedNotStarted("demo-d").podOnly("demo-d", false, true);
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-d", DeletePod.LEARNER_FAILED));
+        f.podGone("demo-d");
+        assertThat(plan(f)).isInstanceOfSatisfying(Step.CreateMemberPod.class,
+                c -> assertThat(c.reason()).isEqualTo(Step.CreateMemberPod.STARTING_ADDED_MEMBER));
+        // still starting: waited for
+        assertThat(plan(running(3, V).size(4).addedNotStarted("demo-d").podOnly("demo-d", false, false)))
+                .isInstanceOf(Wait.class);
     }
 
     @Test
