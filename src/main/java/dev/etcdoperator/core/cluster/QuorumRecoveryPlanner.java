@@ -102,6 +102,12 @@ public final class QuorumRecoveryPlanner {
                         + " to finish terminating before creating it again."));
             }
             Optional<MemberPod> survivor = o.livePod(r.survivor());
+            if (survivor.isEmpty() && !o.terminatingPod(r.survivor()) && o.persistent()
+                    && o.claims().contains(r.survivor())) {
+                // its pod went (evicted, drained) but its data is on its claim: it comes back there first
+                return Optional.of(new Step.CreateMemberPod(r.survivor(), o.naming().peerUrl(r.survivor()),
+                        Step.STATE_EXISTING, ClusterPlanner.runningVersion(o), Step.CreateMemberPod.RECREATING_IN_PLACE));
+            }
             if (survivor.isEmpty() || !survivor.get().running()) {
                 String m = "The pod of survivor " + r.survivor() + " does not run, and its data was not copied yet."
                         + " The operator waits for it; if it is lost too, restore the cluster from a backup.";

@@ -261,6 +261,18 @@ class QuorumRecoveryPlannerTest {
     }
 
     @Test
+    void aSurvivorOnAClaimWhosePodWentBeforeTheCopyComesBackOnItsClaim() {
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", "demo-r000000000", 480, 950, null);
+        ClusterFixture f = ClusterFixture.running(3, V).persistent().dead("demo-a").dead("demo-b")
+                .withoutClaim("demo-a").withoutClaim("demo-b").podGone("demo-c").unhealthy("demo-c")
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery, null));
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class, c -> {
+            assertThat(c.name()).isEqualTo("demo-c");
+            assertThat(c.reason()).isEqualTo(CreateMemberPod.RECREATING_IN_PLACE);
+        });
+    }
+
+    @Test
     void aSurvivorWhosePodEndedBeforeTheCopyIsReported() {
         QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", "demo-r000000000", 480, 950, null);
         ClusterFixture f = twoOfThreeLost().podStopped("demo-c").quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
