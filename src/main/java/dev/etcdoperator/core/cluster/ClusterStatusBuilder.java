@@ -279,8 +279,11 @@ public final class ClusterStatusBuilder {
             return condition(RECOVERING, false, REASON_PAUSED, p.describe());
         }
         if (step instanceof QuorumLost q) {
+            List<MemberPod> stuck = ClusterPlanner.stuckPods(o);
+            // a pod stuck terminating is never lost for good: only a person can say its node is gone
             return condition(RECOVERING, false, REASON_QUORUM_LOST, "Members cannot be replaced without quorum; the"
-                    + " operator waits for a majority to answer again (see the Available condition).");
+                    + " operator waits for a majority to answer again (see the Available condition)."
+                    + (stuck.isEmpty() ? "" : " " + stuckMessage(o, stuck)));
         }
         if (step instanceof AllMembersLost) {
             return condition(RECOVERING, false, REASON_ALL_MEMBERS_LOST, "No member is left to recover from; the"

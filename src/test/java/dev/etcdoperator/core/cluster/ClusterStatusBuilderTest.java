@@ -291,6 +291,17 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void aLostQuorumWithPodsStuckTerminatingSaysHowToLetThemGo() {
+        // two of three on lost nodes, without claims: never lost for good while their pods terminate
+        ClusterFixture f = running(3, V).podTerminatingSince("demo-a", T0).podTerminatingSince("demo-b", T0)
+                .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c");
+        EtcdClusterStatus s = report(f.now(T0.plus(ClusterPlanner.STUCK_AFTER).plusSeconds(1)));
+        assertThat(s.getReason()).isEqualTo("QuorumLost");
+        assertCondition(s, "Recovering", "False", "QuorumLost", "waits for a majority",
+                "kubectl delete pod -n prod --grace-period=0 --force demo-a demo-b");
+    }
+
+    @Test
     void anInvalidSpecReasonIsLeftToTheReconciler() {
         EtcdClusterStatus s = new EtcdClusterStatus();
         s.setReason("InvalidSpec");
