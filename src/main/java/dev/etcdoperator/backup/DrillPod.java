@@ -1,13 +1,10 @@
 package dev.etcdoperator.backup;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.etcdoperator.core.Digests;
 import dev.etcdoperator.api.v1beta2.ApiGroup;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
@@ -148,12 +145,7 @@ final class DrillPod {
      */
     static String secretName(EtcdBackup backup) {
         String uid = backup.getMetadata().getUid() == null ? backup.getMetadata().getName() : backup.getMetadata().getUid();
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(uid.getBytes(StandardCharsets.UTF_8));
-            return prefix(backup.getMetadata().getName()) + "snapshot-" + HexFormat.of().formatHex(digest, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this runtime", e);
-        }
+        return prefix(backup.getMetadata().getName()) + "snapshot-" + Digests.shortSha256(uid, 4);
     }
 
     /** {@code <backup>-drill-}, the backup's name cut so that the generated name stays a DNS label. */

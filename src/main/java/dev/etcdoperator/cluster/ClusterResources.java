@@ -1,10 +1,6 @@
 package dev.etcdoperator.cluster;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +8,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.etcdoperator.core.Digests;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
@@ -397,13 +394,7 @@ public final class ClusterResources {
         // the pod's affinity, when given, is all there is of it (see memberPod)
         rules.put("antiAffinity", policy.getAffinity() == null && Boolean.TRUE.equals(policy.getAntiAffinity()));
         rules.put("resources", policy.getResources());
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(Serialization.asJson(rules).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return Digests.shortSha256(Serialization.asJson(rules), 8);
     }
 
     /**

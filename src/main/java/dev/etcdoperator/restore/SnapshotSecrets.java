@@ -1,12 +1,9 @@
 package dev.etcdoperator.restore;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.etcdoperator.core.Digests;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -49,17 +46,9 @@ final class SnapshotSecrets {
         if (name.length() + SUFFIX.length() <= MAX_NAME) {
             return name + SUFFIX;
         }
-        String digest = HexFormat.of().formatHex(sha256(name)).substring(0, 8);
+        String digest = Digests.shortSha256(name, 4);
         String cut = name.substring(0, MAX_NAME - SUFFIX.length() - digest.length() - 1).replaceAll("[-.]+$", "");
         return cut + "-" + digest + SUFFIX;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this runtime", e);
-        }
     }
 
     /**

@@ -21,8 +21,7 @@ public final class RestoreAnnotations {
     /** The ETag of the verified backup object, sent as {@code If-Match} (the URL is signed for it); may be absent. */
     public static final String ETAG_KEY = "etag";
 
-    private static final java.util.regex.Pattern OBJECT_NAME = java.util.regex.Pattern.compile(
-            "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+    private static final java.util.regex.Pattern OBJECT_NAME = java.util.regex.Pattern.compile(InputRules.DNS_SUBDOMAIN);
 
     private RestoreAnnotations() {
     }
@@ -32,6 +31,6 @@ public final class RestoreAnnotations {
      * (anyone may write these annotations) names none, and is never put into an API path.
      */
     public static java.util.Optional<String> objectName(String value) {
-        return java.util.Optional.ofNullable(value).filter(v -> v.length() <= 253 && OBJECT_NAME.matcher(v).matches());
+        return java.util.Optional.ofNullable(value).filter(v -> v.length() <= InputRules.DNS_SUBDOMAIN_MAX_LENGTH && OBJECT_NAME.matcher(v).matches());
     }
 }

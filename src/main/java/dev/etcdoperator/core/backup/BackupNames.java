@@ -1,17 +1,15 @@
 package dev.etcdoperator.core.backup;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import dev.etcdoperator.core.Digests;
 
 /**
  * Object names. A periodic backup is stored at {@code <prefix>_v<revision>_<yyyy-MM-dd-HH:mm:ss>} (UTC), as the
@@ -68,12 +66,7 @@ public final class BackupNames {
      * partial uploads: a multipart upload carries no metadata a listing shows, so its name must say whose it is.
      */
     public static String ownerToken(String owner) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(owner.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
+        return Digests.shortSha256(owner, 6);
     }
 
     /**

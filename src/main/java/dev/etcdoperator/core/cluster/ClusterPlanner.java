@@ -248,11 +248,16 @@ public final class ClusterPlanner {
 
     /** A member runs (or its pod's image names) a later minor than {@code wanted}: a downgrade, for DowngradePlanner. */
     private static boolean downgrading(ClusterObservation o, Version wanted) {
+        return versionsRunning(o).anyMatch(v -> v.major() > wanted.major()
+                || v.major() == wanted.major() && v.minor() > wanted.minor());
+    }
+
+    /** The versions the pods whose image the kubelet has name, and those healthy members report. */
+    private static java.util.stream.Stream<Version> versionsRunning(ClusterObservation o) {
         List<String> running = new ArrayList<>();
         o.livePods().stream().filter(p -> p.imageProblem() == null).forEach(p -> running.add(p.etcdVersion()));
-        o.health().values().forEach(h -> running.add(h.version()));
-        return running.stream().filter(Objects::nonNull).map(Version::parse).flatMap(Optional::stream)
-                .anyMatch(v -> v.major() > wanted.major() || v.major() == wanted.major() && v.minor() > wanted.minor());
+        o.health().values().stream().filter(MemberHealth::healthy).forEach(h -> running.add(h.version()));
+        return running.stream().filter(Objects::nonNull).map(Version::parse).flatMap(Optional::stream);
     }
 
     /**
@@ -261,14 +266,9 @@ public final class ClusterPlanner {
      * unless that is the failing image's own version (a status written from the pods' images after the patch).
      */
     private static Optional<Version> imageFloor(ClusterObservation o, MemberPod failing) {
-        List<String> known = new ArrayList<>();
-        o.livePods().stream().filter(p -> p.imageProblem() == null).forEach(p -> known.add(p.etcdVersion()));
-        o.health().values().stream().filter(MemberHealth::healthy).forEach(h -> known.add(h.version()));
-        if (o.currentVersion() != null && !o.currentVersion().equals(failing.etcdVersion())) {
-            known.add(o.currentVersion());
-        }
-        return known.stream().filter(Objects::nonNull).map(Version::parse).flatMap(Optional::stream)
-                .min(Comparator.naturalOrder());
+        Optional<Version> recorded = o.currentVersion() == null || o.currentVersion().equals(failing.etcdVersion())
+                ? Optional.empty() : Version.parse(o.currentVersion());
+        return java.util.stream.Stream.concat(versionsRunning(o), recorded.stream()).min(Comparator.naturalOrder());
     }
 
     /** Why a pod that does not run is held up, when its etcd image cannot be had; else empty. */
