@@ -20,6 +20,7 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
@@ -49,6 +50,9 @@ import org.jboss.logging.Logger;
  * https.
  */
 final class ClusterObserver {
+    /** A DNS label: a member's name is its pod's name and host name. */
+    private static final java.util.regex.Pattern MEMBER_NAME = java.util.regex.Pattern.compile(
+            "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Logger LOG = Logger.getLogger(ClusterObserver.class);
     private static final String QUOTA_ENV = "ETCD_QUOTA_BACKEND_BYTES";
     private static final String CRASH_LOOP_BACK_OFF = "CrashLoopBackOff";
@@ -101,10 +105,10 @@ final class ClusterObserver {
         EtcdClusterSpec spec = cluster.getSpec();
         String name = cluster.getMetadata().getName();
         String namespace = cluster.getMetadata().getNamespace();
+        MemberNaming naming = ClusterResources.naming(cluster);
         String domain = spec.getPod() == null || spec.getPod().getClusterDomain() == null ? ""
                 : spec.getPod().getClusterDomain();
-        boolean peerTls = ClusterResources.peerSecret(spec) != null;
-        MemberNaming naming = new MemberNaming(name, namespace, domain, peerTls);
+        boolean peerTls = naming.tls();
 
         List<MemberPod> memberPods = new ArrayList<>();
         Map<String, String> clientUrlByPod = new HashMap<>();
@@ -165,7 +169,7 @@ final class ClusterObserver {
         ClusterObservation observation = new ClusterObservation(name, namespace, spec.getSize(),
                 ClusterResources.version(spec), Boolean.TRUE.equals(spec.getPaused()),
                 spec.getPod() != null && spec.getPod().getPersistentVolumeClaimSpec() != null, memberPods, members,
-                health, current, domain, peerTls, claims, status == null ? null : status.getSeedMember(),
+                health, current, domain, peerTls, claims, seedMember(cluster, naming),
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
                 quorumLoss(cluster, backups, admin, clientUrlByPod), Boolean.TRUE.equals(spec.getAllowDowngrade()),
                 status == null ? null : status.getInitialMembers(), startsFromSeed(cluster));
@@ -407,6 +411,21 @@ final class ClusterObserver {
         PodPolicy pod = cluster.getSpec().getPod();
         boolean placed = pod != null && (Boolean.TRUE.equals(pod.getAntiAffinity()) || pod.getAffinity() != null);
         return restoreEnded && !placed;
+    }
+
+    /**
+     * The seed the status records; before one is recorded, a restored cluster's seed is the member its restore
+     * started beside the template (its annotation), when that can be a member of this cluster.
+     */
+    static String seedMember(EtcdCluster cluster, MemberNaming naming) {
+        String recorded = cluster.getStatus() == null ? null : cluster.getStatus().getSeedMember();
+        if (recorded != null && !recorded.isBlank()) {
+            return recorded;
+        }
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String staged = annotations == null ? null : annotations.get(RestoreAnnotations.SEED_MEMBER);
+        return RestoreSeed.snapshotSecret(cluster).isPresent() && naming.isMemberName(staged)
+                && MEMBER_NAME.matcher(staged).matches() ? staged : recorded;
     }
 
     /** See {@link ClusterObservation#startsFromSeed()}. */

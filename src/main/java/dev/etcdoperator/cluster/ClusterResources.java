@@ -10,6 +10,7 @@ import java.util.TreeSet;
 
 import dev.etcdoperator.core.Digests;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.api.v1beta2.EtcdClusterSpec;
 import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
@@ -53,6 +54,8 @@ public final class ClusterResources {
     public static final String LABEL_NODE = "etcd_node";
     public static final String APP = "etcd";
     public static final String ETCD_CONTAINER = "etcd";
+    /** The init container that waits until the member's DNS name (and a majority of the first members') resolves. */
+    public static final String DNS_WAIT_CONTAINER = "check-dns";
     /**
      * A member's etcd that ends is started again by the kubelet in its pod, on its data (at once the first time): a
      * killed process, even a majority of them, comes back with everything it had.
@@ -102,6 +105,15 @@ public final class ClusterResources {
     public static final String TLS_ISSUING_CAS_ANNOTATION = "etcd.database.coreos.com/tls-issuing-cas";
 
     private ClusterResources() {
+    }
+
+    /** How members of {@code cluster} are named and reached. */
+    public static MemberNaming naming(EtcdCluster cluster) {
+        EtcdClusterSpec spec = cluster.getSpec();
+        String domain = spec.getPod() == null || spec.getPod().getClusterDomain() == null ? ""
+                : spec.getPod().getClusterDomain();
+        return new MemberNaming(cluster.getMetadata().getName(), cluster.getMetadata().getNamespace(), domain,
+                peerSecret(spec) != null);
     }
 
     public static Map<String, String> selector(String cluster) {
@@ -313,7 +325,7 @@ public final class ClusterResources {
 
         long dnsTimeout = policy.getDnsTimeoutInSecond() == null ? 0 : policy.getDnsTimeoutInSecond();
         Container waitForDns = new ContainerBuilder()
-                .withName("check-dns")
+                .withName(DNS_WAIT_CONTAINER)
                 .withImage(policy.getBusyboxImage() == null ? DEFAULT_BUSYBOX : policy.getBusyboxImage())
                 .withCommand(dnsWaitCommand(member.dnsName(), otherInitialMembers(member), dnsTimeout))
                 .build();

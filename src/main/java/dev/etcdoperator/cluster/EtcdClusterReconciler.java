@@ -264,10 +264,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             children.checked(key, uid, budgetSize);
         }
         ClusterObserver.Observed observed;
+        boolean restoreEnded = restoreEnded(cluster, pods, context);
         long observing = System.nanoTime();
         try {
             observed = observer.observe(cluster, pods, claims(cluster), clientTls, backupsIfNeeded(cluster),
-                    tlsKeys.fingerprint(), restoreEnded(cluster, pods, context));
+                    tlsKeys.fingerprint(), restoreEnded);
         } catch (IllegalArgumentException e) {
             // the operator secret's material cannot be used (not PEM, key not PKCS#8, ...)
             return refuseTls(cluster, change, ClusterTls.REASON_INVALID, "Secret " + namespace + "/"
@@ -303,6 +304,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                         + "snapshot of Secret " + confirmed.secret() + ", which the EtcdRestore that created this "
                         + "cluster made.");
             }
+        }
+        if (!(step instanceof Step.CreateSeed) && !restoreEnded) {
+            confirmAdoptedSeed(cluster, observed.observation());
         }
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
@@ -602,6 +606,24 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     static int budgetSize(EtcdCluster cluster) {
         Integer members = cluster.getStatus() == null ? null : cluster.getStatus().getSize();
         return Math.max(cluster.getSpec().getSize(), members == null ? 0 : members);
+    }
+
+    /**
+     * A restored cluster whose seed its restore started beside the template (and handed over) never plans the seed's
+     * creation: its snapshot is confirmed, once, when that pod is first seen as the cluster's.
+     */
+    private void confirmAdoptedSeed(EtcdCluster cluster, ClusterObservation observation) {
+        String staged = cluster.getMetadata().getAnnotations() == null ? null
+                : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.SEED_MEMBER);
+        if (staged == null || !staged.equals(observation.seedMember()) || observation.anyPod(staged).isEmpty()
+                || Conditions.find(cluster.getStatus().getConditions(), CONDITION_RESTORE).isPresent()) {
+            return;
+        }
+        if (RestoreSeed.check(cluster, client) instanceof SeedSnapshotClaim.Confirmed confirmed) {
+            setRestoreCondition(cluster, Conditions.TRUE, REASON_RESTORE_CONFIRMED, "The seed member " + staged
+                    + " restored the snapshot of Secret " + confirmed.secret() + ", which the EtcdRestore that created"
+                    + " this cluster made; its restore started it beside the template cluster and handed it over.");
+        }
     }
 
     /**

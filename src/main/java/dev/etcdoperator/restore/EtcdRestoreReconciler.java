@@ -17,6 +17,7 @@ import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
+import dev.etcdoperator.cluster.ClusterValidation;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupSchedule;
 import dev.etcdoperator.core.backup.S3Location;
@@ -26,6 +27,7 @@ import dev.etcdoperator.core.restore.RestoreAction;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.restore.RestoreStatusBuilder;
+import dev.etcdoperator.core.restore.SeedStaging;
 import dev.etcdoperator.core.restore.SnapshotUrl;
 import dev.etcdoperator.core.status.Conditions;
 import dev.etcdoperator.core.status.SpecValidity;
@@ -38,6 +40,7 @@ import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -87,6 +90,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     private final RestorePreflight preflight;
     private final RestoreActions actions;
     private final SnapshotSecrets secrets;
+    private final SeedStager stager;
+    /** The restores (uid@generation) whose staging was considered in this process: it is tried once. */
+    private final Set<String> stagingConsidered = ConcurrentHashMap.newKeySet();
     private final TemplateLock lock;
     private final BackupStorage storage;
     private final KubernetesClient client;
@@ -114,6 +120,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         this.preflight = new RestorePreflight(client, observer, storage, lock);
         this.actions = new RestoreActions(client);
         this.secrets = new SnapshotSecrets(client);
+        this.stager = new SeedStager(client);
         this.metrics = metrics;
         this.statusBuilder = new RestoreStatusBuilder(conditions);
     }
@@ -186,6 +193,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 return change.control(restore).rescheduleAfter(WHILE_WORKING);
             }
             RestorePreflight.Passed passed = ran.get();
+            if (status.getStagedSeed() != null) {
+                checkStaged(restore, passed);
+            }
             EtcdRestoreSpec verifying = Serialization.clone(restore.getSpec());
             status.setPhase(RestorePhase.Deleting.name());
             status.setVerifiedSpec(verifying);
@@ -232,12 +242,29 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             if (changed.isPresent()) {
                 return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
             }
+            String clusterName = spec(restore).getEtcdCluster().getName();
+            String staged = status.getStagedSeed();
+            if (staged != null && stager.adoptable(restore, RestoreActions.wanted(restore, clusterName, staged), staged,
+                    SnapshotSecrets.name(restore)) instanceof SeedStaging.Discard discard) {
+                discardStaged(restore, discard);
+                staged = null;
+            }
             EtcdCluster created;
             try {
-                created = actions.createCluster(restore, spec(restore).getEtcdCluster().getName());
+                created = actions.createCluster(restore, clusterName, staged);
             } catch (IllegalStateException e) {
                 return fail(restore, change, RestorePhase.Deleting, RestorePlanner.REASON_CLUSTER_REPLACED,
                         e.getMessage() + "; it was left alone and gets no snapshot", false);
+            }
+            if (staged != null) {
+                if (stager.adopt(restore, created, staged, SnapshotSecrets.name(restore))) {
+                    events.normal(restore, "StagedSeedAdopted", "EtcdCluster " + created.getMetadata().getName()
+                            + " took pod " + staged + ", which restored the backup beside the template, as its seed"
+                            + " member.");
+                } else if (stager.see(restore, staged).ownedByRestore()) {
+                    // it failed or ended since it was looked at: the cluster makes its seed of that name once it is gone
+                    discardStaged(restore, new SeedStaging.Discard(true, "it failed or ended while it was handed over"));
+                }
             }
             status.setRestoredClusterUid(created.getMetadata().getUid());
             setCondition(restore, "Deleting", Conditions.TRUE, "TemplateDeleted", "the template cluster is gone");
@@ -306,10 +333,107 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         ResourceID id = ResourceID.fromResource(restore);
         WorkerPool.State<RestorePreflight.Passed> state = workers.submit(key, tag, () -> preflight.run(copy),
                 () -> wakeUps.propagateEvent(id));
+        if (stagingConsidered.add(tag)) {
+            stage(restore);
+        }
         progress(restore, RestorePhase.Preflight, state instanceof WorkerPool.Running<?>
                 ? "reading and verifying the backup, checking the template cluster"
                 : "waiting for a free worker (etcd-operator.backup.workers) to check the backup");
         return Optional.empty();
+    }
+
+    /**
+     * Starts the restored cluster's seed beside the template while the preflight reads the backup (see
+     * {@link SeedStaging}), where that is safe; otherwise, or when anything in the way fails, the seed is made after
+     * the template is gone. Changes nothing of the template.
+     */
+    private void stage(EtcdRestore restore) {
+        EtcdRestoreStatus status = restore.getStatus();
+        if (status.getStagedSeed() != null) {
+            return;
+        }
+        String namespace = restore.getMetadata().getNamespace();
+        String name = restore.getSpec().getEtcdCluster().getName();
+        String etag;
+        try {
+            EtcdCluster template = observer.cluster(namespace, name);
+            if (template == null || !ClusterValidation.validate(template).valid()
+                    || Boolean.TRUE.equals(template.getSpec().getPaused())
+                    || otherRestore(template, restore.getMetadata().getName())) {
+                return;
+            }
+            boolean persistent = template.getSpec().getPod() != null
+                    && template.getSpec().getPod().getPersistentVolumeClaimSpec() != null;
+            S3Location location = S3Location.parse(restore.getSpec().getS3().getPath());
+            try (BackupStorage.Store store = storage.open(S3Credentials.settings(client, namespace,
+                    restore.getSpec().getS3()))) {
+                Optional<ObjectVersion> object = store.head(location, clock.instant().plus(STORE_CALL_TIME));
+                boolean bound = object.isPresent() && store.linkRefusesOtherObjects(location, object.get());
+                Optional<String> not = SeedStaging.notStaged(persistent, bound, object.isPresent());
+                if (not.isPresent()) {
+                    LOG.debugf("EtcdRestore %s/%s: the seed starts after the template is gone: %s", namespace,
+                            restore.getMetadata().getName(), not.get());
+                    return;
+                }
+                putUrl(restore, store, location, object.get());
+                etag = object.get().etag();
+            }
+            String member = SeedStager.memberName(restore, name);
+            if (stager.create(restore, template, member, SnapshotSecrets.name(restore), stagedFor(restore, template,
+                    etag))) {
+                status.setStagedSeed(member);
+                events.normal(restore, "SeedStaged", "Started pod " + member + " to fetch and restore the backup"
+                        + " beside the template while the preflight verifies it; it serves no one until the restored"
+                        + " cluster takes it as its seed, and is deleted if the restore does not go on.");
+            }
+        } catch (BackupFailure | SnapshotSecrets.Taken | KubernetesClientException | IllegalArgumentException e) {
+            // the preflight meets the same problem and says so; the seed is then made after the template is gone
+            LOG.debugf("EtcdRestore %s/%s: no staged seed: %s", namespace, restore.getMetadata().getName(),
+                    e.getMessage());
+        }
+    }
+
+    private static boolean otherRestore(EtcdCluster template, String restore) {
+        String holder = template.getMetadata().getAnnotations() == null ? null
+                : template.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORING);
+        return holder != null && !holder.equals(restore);
+    }
+
+    private static String stagedFor(EtcdRestore restore, EtcdCluster template, String etag) {
+        return SeedStaging.stagedFor(template.getMetadata().getUid(),
+                Serialization.asJson(SavedClusterSpec.of(template.getSpec())), restore.getMetadata().getGeneration(),
+                etag);
+    }
+
+    /** After the preflight passed: the staged seed goes on only if it was started for what the preflight verified. */
+    private void checkStaged(EtcdRestore restore, RestorePreflight.Passed passed) {
+        String verified = stagedFor(restore, passed.template(),
+                passed.backup().object() == null ? null : passed.backup().object().etag());
+        try {
+            SeedStaging.afterPreflight(stager.stagedFor(restore, restore.getStatus().getStagedSeed()), verified)
+                    .ifPresent(d -> discardStaged(restore, d));
+        } catch (KubernetesClientException e) {
+            // the preflight's result stands; the pod is not used, and deleted when the restore ends
+            LOG.debugf("EtcdRestore %s/%s: the staged seed could not be checked: %s",
+                    restore.getMetadata().getNamespace(), restore.getMetadata().getName(), e.getMessage());
+            restore.getStatus().setStagedSeed(null);
+        }
+    }
+
+    private void discardStaged(EtcdRestore restore, SeedStaging.Discard discard) {
+        String staged = restore.getStatus().getStagedSeed();
+        if (discard.delete()) {
+            try {
+                stager.delete(restore, staged);
+            } catch (KubernetesClientException e) {
+                // deleted when the restore ends (or with it)
+                LOG.debugf("EtcdRestore %s/%s: deleting the staged seed %s failed: %s",
+                        restore.getMetadata().getNamespace(), restore.getMetadata().getName(), staged, e.getMessage());
+            }
+        }
+        restore.getStatus().setStagedSeed(null);
+        events.normal(restore, "StagedSeedDiscarded", "Pod " + staged + " is not used as the seed member ("
+                + discard.why() + "); the restored cluster makes its seed after the template is gone.");
     }
 
     static String jobKey(String namespace, String name) {
@@ -459,8 +583,12 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     /** A restore that ended keeps nothing: its Secret is deleted and its mark on the template removed. */
     private void finish(EtcdRestore restore) {
         linkedHere.remove(restore.getMetadata().getUid());
+        stagingConsidered.removeIf(tag -> tag.startsWith(restore.getMetadata().getUid() + "@"));
         try {
             secrets.delete(restore);
+            // a staged seed (named the same for the whole restore, recorded or not) that was not adopted: the
+            // cluster's seed stays
+            stager.delete(restore, SeedStager.memberName(restore, spec(restore).getEtcdCluster().getName()));
             lock.release(restore.getMetadata().getNamespace(), spec(restore).getEtcdCluster().getName(),
                     restore.getMetadata().getName());
         } catch (RuntimeException e) {
@@ -517,6 +645,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         copy.remove(RestoreAnnotations.RESTORING);
         copy.remove(RestoreAnnotations.RESTORED_BY);
         copy.remove(RestoreAnnotations.SNAPSHOT_SECRET);
+        copy.remove(RestoreAnnotations.SEED_MEMBER);
         copy.remove("kubectl.kubernetes.io/last-applied-configuration");
         return copy.isEmpty() ? null : copy;
     }

@@ -78,17 +78,13 @@ final class RestoreActions {
      * is taken only if it is exactly what this restore would create, else an {@link IllegalStateException} says why.
      */
     EtcdCluster createCluster(EtcdRestore restore, String clusterName) {
+        return createCluster(restore, clusterName, null);
+    }
+
+    /** As {@link #createCluster(EtcdRestore, String)}; {@code seedMember}, when not null, names the staged seed. */
+    EtcdCluster createCluster(EtcdRestore restore, String clusterName, String seedMember) {
         String namespace = restore.getMetadata().getNamespace();
-        EtcdRestoreStatus status = restore.getStatus();
-        String secretName = SnapshotSecrets.name(restore);
-        Map<String, String> annotations = status.getClusterAnnotations() == null ? new HashMap<>()
-                : new HashMap<>(status.getClusterAnnotations());
-        annotations.put(RestoreAnnotations.RESTORED_BY, restore.getMetadata().getName());
-        annotations.put(RestoreAnnotations.SNAPSHOT_SECRET, secretName);
-        EtcdCluster cluster = new EtcdCluster();
-        cluster.setMetadata(new ObjectMetaBuilder().withName(clusterName)
-                .withNamespace(namespace).withLabels(status.getClusterLabels()).withAnnotations(annotations).build());
-        cluster.setSpec(status.getClusterSpec().toClusterSpec());
+        EtcdCluster cluster = wanted(restore, clusterName, seedMember);
         try {
             return client.resources(EtcdCluster.class).inNamespace(namespace).resource(cluster).create();
         } catch (KubernetesClientException e) {
@@ -105,6 +101,25 @@ final class RestoreActions {
             }
             throw e;
         }
+    }
+
+    /** The restored cluster as this restore creates it (without a uid until it is created). */
+    static EtcdCluster wanted(EtcdRestore restore, String clusterName, String seedMember) {
+        String namespace = restore.getMetadata().getNamespace();
+        EtcdRestoreStatus status = restore.getStatus();
+        String secretName = SnapshotSecrets.name(restore);
+        Map<String, String> annotations = status.getClusterAnnotations() == null ? new HashMap<>()
+                : new HashMap<>(status.getClusterAnnotations());
+        annotations.put(RestoreAnnotations.RESTORED_BY, restore.getMetadata().getName());
+        annotations.put(RestoreAnnotations.SNAPSHOT_SECRET, secretName);
+        if (seedMember != null) {
+            annotations.put(RestoreAnnotations.SEED_MEMBER, seedMember);
+        }
+        EtcdCluster cluster = new EtcdCluster();
+        cluster.setMetadata(new ObjectMetaBuilder().withName(clusterName)
+                .withNamespace(namespace).withLabels(status.getClusterLabels()).withAnnotations(annotations).build());
+        cluster.setSpec(status.getClusterSpec().toClusterSpec());
+        return cluster;
     }
 
     /** The restore's annotations and a spec equal to the saved one: what this restore creates. */

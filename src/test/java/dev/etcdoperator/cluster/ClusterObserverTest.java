@@ -203,6 +203,31 @@ class ClusterObserverTest {
                 "{size: 3, pod: {affinity: {nodeAffinity: {}}}}"), true)).isFalse();
     }
 
+    private static String seedOf(String annotations, String status) {
+        EtcdCluster cluster = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: demo, namespace: prod, annotations: %s}
+                spec: {size: 3}
+                status: %s
+                """.formatted(annotations, status), EtcdCluster.class);
+        return ClusterObserver.seedMember(cluster, ClusterResources.naming(cluster));
+    }
+
+    /** A restore that started the seed beside the template names it on the restored cluster, until one is recorded. */
+    @Test
+    void aRestoredClustersSeedIsTheOneItsRestoreStartedUntilTheStatusRecordsOne() {
+        String restored = "{etcd.database.coreos.com/restore-snapshot-secret: r-snapshot, "
+                + "etcd.database.coreos.com/restored-by: r, etcd.database.coreos.com/restore-seed-member: %s}";
+        assertThat(seedOf(restored.formatted("demo-abc123"), "{}")).isEqualTo("demo-abc123");
+        assertThat(seedOf(restored.formatted("demo-abc123"), "{seedMember: demo-zzz}")).isEqualTo("demo-zzz");
+        assertThat(seedOf(restored.formatted("other-abc123"), "{}")).as("not a member name of this cluster").isNull();
+        assertThat(seedOf(restored.formatted("demo-ABC_1"), "{}")).as("not a DNS label").isNull();
+        assertThat(seedOf(restored.formatted("demo-" + "a".repeat(60)), "{}")).as("over 63 characters").isNull();
+        assertThat(seedOf("{etcd.database.coreos.com/restore-seed-member: demo-abc123}", "{}"))
+                .as("only a restored cluster's").isNull();
+    }
+
     private static boolean startsFromSeed(String spec) {
         return ClusterObserver.startsFromSeed(demo(spec));
     }

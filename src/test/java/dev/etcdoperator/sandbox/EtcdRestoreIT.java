@@ -117,6 +117,11 @@ class EtcdRestoreIT {
                 .singleElement().satisfies(p -> assertThat(p.getMetadata().getName())
                         .isEqualTo(clusters.status(CLUSTER).getSeedMember()));
         assertThat(reasons(CLUSTER)).doesNotContain("LeaderMoved");
+        // MinIO binds the seed's link to the verified object: the seed started beside the template and was handed over
+        assertThat(reasons("r1")).contains("SeedStaged", "StagedSeedAdopted");
+        assertThat(status.getStagedSeed()).isEqualTo(clusters.status(CLUSTER).getSeedMember());
+        assertThat(clusters.status(CLUSTER).getConditions()).filteredOn(c -> "RestoreSnapshot".equals(c.getType()))
+                .singleElement().satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
         assertThat(status.getBackupETag()).isNotBlank();
         assertThat(status.getVerifiedSpec().getS3().getPath()).isEqualTo(BUCKET + "/alpha/b1.db");
         await().atMost(WITHIN).untilAsserted(() -> assertThat(client().secrets().inNamespace(NS)
@@ -474,6 +479,12 @@ class EtcdRestoreIT {
         EtcdCluster cluster = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
         assertThat(cluster.getMetadata().getAnnotations() == null ? Map.of() : cluster.getMetadata().getAnnotations())
                 .doesNotContainKey("etcd.database.coreos.com/restoring");
+        String restoreUid = client().resources(EtcdRestore.class).inNamespace(NS).withName(name).get().getMetadata()
+                .getUid();
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(client().pods().inNamespace(NS).list().getItems())
+                .as("a seed the refused restore started beside the template is deleted")
+                .noneMatch(p -> p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences()
+                        .stream().anyMatch(o -> restoreUid.equals(o.getUid()))));
         return status;
     }
 

@@ -145,6 +145,9 @@ class RestoreBenchmark {
                         c.getMessage()));
             }
         }
+        String staged = status(sandbox, name).getStagedSeed();
+        lines.add("    the seed " + (staged == null ? "was made after the template was gone"
+                : staged + " started beside the template, with the preflight"));
         lines.addAll(seed);
         // not counted: the seed, whose pod runs once, is replaced by a member whose pod restarts in place; the next
         // run starts once that is done

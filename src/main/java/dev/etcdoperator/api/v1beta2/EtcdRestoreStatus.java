@@ -37,6 +37,11 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("The Secret with the snapshot's URL that this restore created for the restored cluster.")
     private String snapshotSecret;
 
+    @JsonPropertyDescription("The seed member pod this restore started while the preflight ran: it fetches and restores"
+            + " the snapshot beside the template cluster, serves no one until the restored cluster adopts it, and is"
+            + " deleted if the restore does not go on with it.")
+    private String stagedSeed;
+
     @JsonPropertyDescription("The template cluster's annotations, saved before it is deleted; the restored cluster gets them.")
     private Map<String, String> clusterAnnotations;
 
@@ -151,6 +156,14 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     public void setSnapshotSecret(String snapshotSecret) {
         this.snapshotSecret = snapshotSecret;
+    }
+
+    public String getStagedSeed() {
+        return stagedSeed;
+    }
+
+    public void setStagedSeed(String stagedSeed) {
+        this.stagedSeed = stagedSeed;
     }
 
     public Map<String, String> getClusterAnnotations() {

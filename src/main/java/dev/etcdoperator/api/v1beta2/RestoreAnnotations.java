@@ -16,6 +16,11 @@ public final class RestoreAnnotations {
      * unless the store refuses the URL for any other object, its SHA-256 ({@link #SHA256_KEY}).
      */
     public static final String SNAPSHOT_SECRET = ApiGroup.GROUP + "/restore-snapshot-secret";
+    /**
+     * On a restored cluster: the name of its seed member, whose pod the restore started beside the template and
+     * hands over to the cluster (see {@code EtcdRestoreStatus.stagedSeed}).
+     */
+    public static final String SEED_MEMBER = ApiGroup.GROUP + "/restore-seed-member";
     public static final String URL_KEY = "url";
     public static final String SHA256_KEY = "sha256";
     /** The ETag of the verified backup object, sent as {@code If-Match} (the URL is signed for it); may be absent. */

@@ -150,6 +150,10 @@ public final class ClusterStatusBuilder {
             status.setSeedMember(r.name());
             status.setInitialMembers(null);
         }
+        if ((status.getSeedMember() == null || status.getSeedMember().isBlank()) && o.seedMember() != null) {
+            // a seed the status did not record yet: a restored cluster's, which its restore started and named
+            status.setSeedMember(o.seedMember());
+        }
         if (step instanceof RecordInitialMembers r) {
             status.setInitialMembers(new ArrayList<>(r.names()));
             // the first of them is the seed where initialMembers cannot be stored (a CRD from before the field: the

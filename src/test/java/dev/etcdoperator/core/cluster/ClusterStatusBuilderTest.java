@@ -76,6 +76,15 @@ class ClusterStatusBuilderTest {
                 "2026-01-01T00:00:00Z"));
     }
 
+    /** A restored cluster's seed that its restore named: created without a RecordSeed first, recorded when created. */
+    @Test
+    void aSeedCreatedBeforeTheStatusRecordedItIsRecordedThen() {
+        EtcdClusterStatus s = new EtcdClusterStatus();
+        report(s, fresh(1, V).seed("demo-staged0001"));
+        assertThat(s.getSeedMember()).isEqualTo("demo-staged0001");
+        assertCondition(s, "Scaling", "True", "CreatingSeedMember", "demo-staged0001");
+    }
+
     @Test
     void aFreshClusterOfThreeIsCreatingItsFirstMembersTogether() {
         EtcdClusterStatus s = report(fresh(3, V));
