@@ -610,13 +610,15 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     /**
      * A restored cluster whose seed its restore started beside the template (and handed over) never plans the seed's
-     * creation: its snapshot is confirmed, once, when that pod is first seen as the cluster's.
+     * creation (or planned it from a view that lagged, and waited for the restore to record the cluster): its snapshot
+     * is confirmed once that pod is seen as the cluster's.
      */
     private void confirmAdoptedSeed(EtcdCluster cluster, ClusterObservation observation) {
         String staged = cluster.getMetadata().getAnnotations() == null ? null
                 : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.SEED_MEMBER);
         if (staged == null || !staged.equals(observation.seedMember()) || observation.anyPod(staged).isEmpty()
-                || Conditions.find(cluster.getStatus().getConditions(), CONDITION_RESTORE).isPresent()) {
+                || Conditions.find(cluster.getStatus().getConditions(), CONDITION_RESTORE)
+                        .map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false)) {
             return;
         }
         if (RestoreSeed.check(cluster, client) instanceof SeedSnapshotClaim.Confirmed confirmed) {

@@ -1,7 +1,6 @@
 package dev.etcdoperator.restore;
 
 import java.net.HttpURLConnection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +33,8 @@ final class SeedStager {
     static final String STAGED_FOR = ApiGroup.GROUP + "/restore-staged-for";
     /** Reads and writes of a pod whose status changes as it runs, before a conflict is left to the next reconcile. */
     private static final int ATTEMPTS = 5;
+    /** How the API server refuses a JSON patch whose test operation fails. */
+    private static final int UNPROCESSABLE = 422;
     private final KubernetesClient client;
 
     SeedStager(KubernetesClient client) {
@@ -134,8 +135,8 @@ final class SeedStager {
 
     /**
      * Hands the staged pod over to the restored cluster: the labels, annotations and owner of the cluster's own seed
-     * pod, each time on the pod as just read and found fit (a merge patch that carries its resourceVersion: refused
-     * if the pod changed meanwhile, then read and checked again).
+     * pod, each time on the pod as just read and found fit (a patch that tests its resourceVersion first: refused if
+     * the pod changed meanwhile, then read and checked again).
      *
      * @return whether the pod is now the cluster's; false when it is not (anymore) the restore's, or no longer fit
      */
@@ -148,19 +149,20 @@ final class SeedStager {
                 return false;
             }
             ObjectMeta adopted = StagedSeedPods.adoptedMetadata(cluster, member, snapshotSecret, client).orElseThrow();
-            Map<String, Object> annotations = new LinkedHashMap<>(adopted.getAnnotations());
-            annotations.put(STAGED_FOR, null);
-            Map<String, Object> metadata = new LinkedHashMap<>();
-            metadata.put("resourceVersion", pod.getMetadata().getResourceVersion());
-            metadata.put("labels", adopted.getLabels());
-            metadata.put("annotations", annotations);
-            metadata.put("ownerReferences", adopted.getOwnerReferences());
+            // a JSON patch whose first operation tests the resourceVersion: refused if the pod changed meanwhile
+            List<Map<String, Object>> operations = List.of(
+                    Map.of("op", "test", "path", "/metadata/resourceVersion", "value",
+                            pod.getMetadata().getResourceVersion()),
+                    Map.of("op", "add", "path", "/metadata/labels", "value", adopted.getLabels()),
+                    Map.of("op", "add", "path", "/metadata/annotations", "value", adopted.getAnnotations()),
+                    Map.of("op", "add", "path", "/metadata/ownerReferences", "value", adopted.getOwnerReferences()));
             try {
-                client.pods().inNamespace(namespace).withName(member).patch(PatchContext.of(PatchType.JSON_MERGE),
-                        Serialization.asJson(Map.of("metadata", metadata)));
+                client.pods().inNamespace(namespace).withName(member).patch(PatchContext.of(PatchType.JSON),
+                        Serialization.asJson(operations));
                 return true;
             } catch (KubernetesClientException e) {
-                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt >= ATTEMPTS) {
+                boolean changed = e.getCode() == HttpURLConnection.HTTP_CONFLICT || e.getCode() == UNPROCESSABLE;
+                if (!changed || attempt >= ATTEMPTS) {
                     throw e;
                 }
             }
