@@ -246,7 +246,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             String staged = status.getStagedSeed();
             if (staged != null && stager.adoptable(restore, RestoreActions.wanted(restore, clusterName, staged), staged,
                     SnapshotSecrets.name(restore)) instanceof SeedStaging.Discard discard) {
-                discardStaged(restore, discard);
+                // deleted before the cluster is created: a cluster that names it as its seed would wait for it
+                discardStaged(restore, discard, true);
                 staged = null;
             }
             EtcdCluster created;
@@ -256,14 +257,20 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 return fail(restore, change, RestorePhase.Deleting, RestorePlanner.REASON_CLUSTER_REPLACED,
                         e.getMessage() + "; it was left alone and gets no snapshot", false);
             }
-            if (staged != null) {
+            if (staged != null && !staged.equals(created.getMetadata().getAnnotations() == null ? null
+                    : created.getMetadata().getAnnotations().get(RestoreAnnotations.SEED_MEMBER))) {
+                // a cluster this restore created before, without naming the staged pod: it makes its own seed
+                discardStaged(restore, new SeedStaging.Discard(true, "the restored cluster was created without it"),
+                        true);
+            } else if (staged != null) {
                 if (stager.adopt(restore, created, staged, SnapshotSecrets.name(restore))) {
                     events.normal(restore, "StagedSeedAdopted", "EtcdCluster " + created.getMetadata().getName()
                             + " took pod " + staged + ", which restored the backup beside the template, as its seed"
                             + " member.");
                 } else if (stager.see(restore, staged).ownedByRestore()) {
                     // it failed or ended since it was looked at: the cluster makes its seed of that name once it is gone
-                    discardStaged(restore, new SeedStaging.Discard(true, "it failed or ended while it was handed over"));
+                    discardStaged(restore, new SeedStaging.Discard(true, "it failed or ended while it was handed over"),
+                            true);
                 }
             }
             status.setRestoredClusterUid(created.getMetadata().getUid());
@@ -421,11 +428,22 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     }
 
     private void discardStaged(EtcdRestore restore, SeedStaging.Discard discard) {
+        discardStaged(restore, discard, false);
+    }
+
+    /**
+     * @param strict a failed delete is thrown (the reconcile is tried again): where the restored cluster may name
+     *               the pod as its seed, which it would otherwise wait for
+     */
+    private void discardStaged(EtcdRestore restore, SeedStaging.Discard discard, boolean strict) {
         String staged = restore.getStatus().getStagedSeed();
         if (discard.delete()) {
             try {
                 stager.delete(restore, staged);
             } catch (KubernetesClientException e) {
+                if (strict) {
+                    throw e;
+                }
                 // deleted when the restore ends (or with it)
                 LOG.debugf("EtcdRestore %s/%s: deleting the staged seed %s failed: %s",
                         restore.getMetadata().getNamespace(), restore.getMetadata().getName(), staged, e.getMessage());

@@ -153,8 +153,10 @@ final class SeedStager {
             List<Map<String, Object>> operations = List.of(
                     Map.of("op", "test", "path", "/metadata/resourceVersion", "value",
                             pod.getMetadata().getResourceVersion()),
-                    Map.of("op", "add", "path", "/metadata/labels", "value", adopted.getLabels()),
-                    Map.of("op", "add", "path", "/metadata/annotations", "value", adopted.getAnnotations()),
+                    Map.of("op", "add", "path", "/metadata/labels", "value", merged(pod.getMetadata().getLabels(),
+                            adopted.getLabels())),
+                    Map.of("op", "add", "path", "/metadata/annotations", "value",
+                            merged(pod.getMetadata().getAnnotations(), adopted.getAnnotations())),
                     Map.of("op", "add", "path", "/metadata/ownerReferences", "value", adopted.getOwnerReferences()));
             try {
                 client.pods().inNamespace(namespace).withName(member).patch(PatchContext.of(PatchType.JSON),
@@ -195,6 +197,19 @@ final class SeedStager {
                 }
             }
         }
+    }
+
+    /** What others wrote on the pod (a network plugin's annotations, say), with the cluster's seed's over it. */
+    private static Map<String, String> merged(Map<String, String> has, Map<String, String> wanted) {
+        Map<String, String> merged = new java.util.TreeMap<>();
+        if (has != null) {
+            merged.putAll(has);
+        }
+        merged.remove(STAGED_FOR);
+        if (wanted != null) {
+            merged.putAll(wanted);
+        }
+        return merged;
     }
 
     private static String stagedFor(Pod pod) {

@@ -74,6 +74,9 @@ class SeedStagerTest {
         EtcdRestore restore = restore("uid-r1");
         String member = staged(stager, restore);
         EtcdCluster created = cluster("uid-created");
+        // what another component wrote on the pod meanwhile stays
+        client.pods().inNamespace(NS).withName(member).edit(p -> new PodBuilder(p).editMetadata()
+                .addToAnnotations("k8s.v1.cni.cncf.io/network-status", "[]").endMetadata().build());
 
         assertThat(stager.adoptable(restore, created, member, SECRET)).isInstanceOf(SeedStaging.Adopt.class);
         assertThat(stager.adopt(restore, created, member, SECRET)).isTrue();
@@ -83,7 +86,9 @@ class SeedStagerTest {
                 .containsEntry("etcd_node", member);
         assertThat(adopted.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo("uid-created"));
-        assertThat(adopted.getMetadata().getAnnotations()).doesNotContainKey(SeedStager.STAGED_FOR);
+        assertThat(adopted.getMetadata().getAnnotations()).doesNotContainKey(SeedStager.STAGED_FOR)
+                .containsEntry("k8s.v1.cni.cncf.io/network-status", "[]")
+                .containsKey("etcd.database.coreos.com/placement");
         assertThat(stager.see(restore, member).adopted()).isTrue();
         assertThat(stager.adopt(restore, created, member, SECRET)).as("no longer the restore's").isFalse();
         assertThat(stager.delete(restore, member)).isTrue();
