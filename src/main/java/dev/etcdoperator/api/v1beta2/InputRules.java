@@ -54,6 +54,11 @@ public final class InputRules {
             + "\\.*[A-Za-z0-9_=:,-][A-Za-z0-9._=:,-]*(/\\.*[A-Za-z0-9_=:,-][A-Za-z0-9._=:,-]*)*$";
     /** Leaves room under S3's 1024-byte key for the periodic suffix and the in-progress suffix. */
     public static final long S3_PATH_MAX_LENGTH = 900;
+    /**
+     * What a periodic backup appends to its path ({@code _v<revision>_<yyyy-MM-dd-HH:mm:ss>}, the revision at most 19
+     * digits): a periodic backup's path is shorter by this much, so that an EtcdRestore can name every backup it takes.
+     */
+    public static final long PERIODIC_SUFFIX_MAX_LENGTH = 2 + 19 + 1 + 19;
 
     /**
      * {@code s3.endpoint}: http or https, a host name, an IPv4 or a bracketed IPv6 address, an optional port and
@@ -120,6 +125,13 @@ public final class InputRules {
     public static final long ENV_NAME_MAX_LENGTH = 256;
     /** All annotations of a pod together, as Kubernetes limits them (256 KiB). */
     public static final long ANNOTATIONS_MAX_BYTES = 256 * 1024;
+    /**
+     * spec.pod.annotations in all: what the API server allows on an object, less room for the annotations the operator
+     * adds to each pod (placement, TLS certificate and CA ids, restore staging).
+     */
+    public static final long POD_ANNOTATIONS_MAX_BYTES = ANNOTATIONS_MAX_BYTES - 16 * 1024;
+    /** The prefix of a qualified name (a label or annotation key) is a DNS subdomain: at most this long. */
+    public static final int QUALIFIED_NAME_PREFIX_MAX_LENGTH = 253;
 
     /** Pod labels, annotations, nodeSelector entries and etcdEnv entries: at most this many each. */
     public static final long MAX_ENTRIES = 64;

@@ -46,7 +46,7 @@ public class PodPolicy {
     private List<Toleration> tolerations;
 
     @Size(max = InputRules.MAX_ENTRIES)
-    @JsonPropertyDescription("Environment variables for the etcd container; names must not set what the operator sets on etcd's command line (ETCD_NAME, ETCD_INITIAL_CLUSTER, ...).")
+    @JsonPropertyDescription("Environment variables for the etcd container; names must not set what the operator sets on etcd's command line (ETCD_NAME, ETCD_INITIAL_CLUSTER, ...) nor ETCD_CONFIG_FILE, ETCD_FORCE_NEW_CLUSTER, ETCD_UNSAFE_NO_FSYNC or a discovery service.")
     private List<EnvVar> etcdEnv;
 
     @JsonPropertyDescription("A PVC per member for its data; without it, an emptyDir.")
@@ -57,7 +57,7 @@ public class PodPolicy {
     private String persistentVolumeClaimRetention;
 
     @Size(max = InputRules.MAX_ENTRIES)
-    @JsonPropertyDescription("Annotations added to every member pod (at most 64, 256 KiB in all).")
+    @JsonPropertyDescription("Annotations added to every member pod (at most 64, 240 KiB in all: the rest of the API server's 256 KiB is kept for the operator's own).")
     private Map<String, String> annotations;
 
     @Pattern(InputRules.IMAGE)

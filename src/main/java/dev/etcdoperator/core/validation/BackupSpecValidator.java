@@ -41,6 +41,16 @@ public final class BackupSpecValidator {
             checks.requireRange("spec.backupPolicy.backupIntervalInSecond", policy.getBackupIntervalInSecond(),
                     InputRules.MAX_BACKUP_INTERVAL_SECONDS);
             checks.requireRange("spec.backupPolicy.maxBackups", policy.getMaxBackups(), InputRules.MAX_BACKUPS);
+            long periodicMax = InputRules.S3_PATH_MAX_LENGTH - InputRules.PERIODIC_SUFFIX_MAX_LENGTH;
+            if (policy.getBackupIntervalInSecond() != null && policy.getBackupIntervalInSecond() > 0
+                    && spec.getS3() != null && spec.getS3().getPath() != null
+                    && spec.getS3().getPath().length() > periodicMax
+                    && spec.getS3().getPath().length() <= InputRules.S3_PATH_MAX_LENGTH) {
+                checks.fail("spec.s3.path", "a periodic backup's path must be at most " + periodicMax + " characters"
+                        + " (each backup's name appends up to " + InputRules.PERIODIC_SUFFIX_MAX_LENGTH
+                        + ", and an EtcdRestore's s3.path is at most " + InputRules.S3_PATH_MAX_LENGTH + "), got "
+                        + spec.getS3().getPath().length());
+            }
         }
         RestoreDrillPolicy drill = spec.getRestoreDrill();
         if (drill != null) {

@@ -47,6 +47,22 @@ public final class ClusterSpecValidator {
             "ETCD_INITIAL_CLUSTER_TOKEN", "ETCD_LOGGER", "ETCD_PEER_CLIENT_CERT_AUTH", "ETCD_PEER_TRUSTED_CA_FILE",
             "ETCD_PEER_CERT_FILE", "ETCD_PEER_KEY_FILE", "ETCD_CLIENT_CERT_AUTH", "ETCD_TRUSTED_CA_FILE",
             "ETCD_CERT_FILE", "ETCD_KEY_FILE");
+    /**
+     * Environment variables that would make etcd ignore the operator's flags or give up what keeps its data: a
+     * configuration file (etcd then reads nothing else), a new one-member cluster from a member's data on each
+     * restart, writes not synced to disk, and a discovery service in place of the members the operator names.
+     */
+    public static final Map<String, String> FORBIDDEN_ENV = Map.of(
+            "ETCD_CONFIG_FILE", "etcd would read its configuration from that file and ignore every flag the operator"
+                    + " sets",
+            "ETCD_FORCE_NEW_CLUSTER", "each member that restarts would make a cluster of its own, splitting the"
+                    + " cluster",
+            "ETCD_UNSAFE_NO_FSYNC", "etcd would not sync its writes to disk, and lose acknowledged writes when a node"
+                    + " fails",
+            "ETCD_DISCOVERY", "the operator names a cluster's members itself; a discovery service cannot be used",
+            "ETCD_DISCOVERY_SRV", "the operator names a cluster's members itself; a discovery service cannot be used",
+            "ETCD_DISCOVERY_ENDPOINTS", "the operator names a cluster's members itself; a discovery service cannot"
+                    + " be used");
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);
@@ -150,9 +166,10 @@ public final class ClusterSpecValidator {
         if (pod.getAnnotations() != null) {
             long bytes = pod.getAnnotations().entrySet().stream().mapToLong(e -> utf8(e.getKey()) + utf8(e.getValue()))
                     .sum();
-            if (bytes > InputRules.ANNOTATIONS_MAX_BYTES) {
-                checks.fail("spec.pod.annotations", "must be at most " + InputRules.ANNOTATIONS_MAX_BYTES
-                        + " bytes in all, got " + bytes);
+            if (bytes > InputRules.POD_ANNOTATIONS_MAX_BYTES) {
+                checks.fail("spec.pod.annotations", "must be at most " + InputRules.POD_ANNOTATIONS_MAX_BYTES
+                        + " bytes in all (the API server's " + InputRules.ANNOTATIONS_MAX_BYTES + " less room for the"
+                        + " operator's own annotations on each pod), got " + bytes);
             }
         }
         checks.requireFormat("spec.pod.busyboxImage", pod.getBusyboxImage(), IMAGE, InputRules.IMAGE_MAX_LENGTH,
@@ -181,6 +198,8 @@ public final class ClusterSpecValidator {
                         && RESERVED_ENV.contains(envName)) {
                     checks.fail(path, envName + " is set by the operator on etcd's command line; it cannot be "
                             + "changed through etcdEnv");
+                } else if (FORBIDDEN_ENV.containsKey(envName)) {
+                    checks.fail(path, envName + " cannot be set through etcdEnv: " + FORBIDDEN_ENV.get(envName));
                 }
             }
         }
@@ -300,6 +319,12 @@ public final class ClusterSpecValidator {
         for (Map.Entry<String, String> e : new TreeMap<>(map).entrySet()) {
             if (!checks.requireFormat(path, e.getKey(), QUALIFIED_NAME, InputRules.DNS_SUBDOMAIN_MAX_LENGTH + 64,
                     "keys of the form [prefix/]name (name: at most 63 letters, digits, '-', '_', '.')")) {
+                continue;
+            }
+            int slash = e.getKey().indexOf('/');
+            if (slash > InputRules.QUALIFIED_NAME_PREFIX_MAX_LENGTH) {
+                checks.fail(path, "key '" + e.getKey() + "': its prefix (before '/') must be at most "
+                        + InputRules.QUALIFIED_NAME_PREFIX_MAX_LENGTH + " characters, got " + slash);
                 continue;
             }
             if (labelValues) {

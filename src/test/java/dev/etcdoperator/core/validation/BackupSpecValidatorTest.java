@@ -67,6 +67,32 @@ class BackupSpecValidatorTest {
     }
 
     @Test
+    void everyBackupAPeriodicBackupTakesCanBeNamedByARestore() {
+        String longest = "etcd-backups/" + "a".repeat(900 - 41 - 13);
+        String tooLong = longest + "a";
+        EtcdBackupSpec periodic = backup();
+        periodic.setBackupPolicy(new BackupPolicy());
+        periodic.getBackupPolicy().setBackupIntervalInSecond(3600L);
+        periodic.getS3().setPath(longest);
+        assertThat(paths(periodic)).isEmpty();
+        S3Source taken = new S3Source();
+        taken.setPath(dev.etcdoperator.core.backup.BackupNames.periodicKey(longest, Long.MAX_VALUE,
+                java.time.Instant.parse("2026-12-02T23:59:59Z")));
+        taken.setAwsSecret("aws");
+        assertThat(taken.getPath()).hasSize(900);
+        assertThat(restores.validate(restore(taken)).valid()).isTrue();
+
+        periodic.getS3().setPath(tooLong);
+        assertThat(backups.validate(periodic).errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.s3.path");
+            assertThat(e.message()).contains("periodic backup's path must be at most 859 characters");
+        });
+        EtcdBackupSpec oneShot = backup();
+        oneShot.getS3().setPath(tooLong);
+        assertThat(paths(oneShot)).isEmpty();
+    }
+
+    @Test
     void anS3EndpointIsASchemeAHostAndAPortOnly() {
         for (String good : List.of("http://127.0.0.1:9090", "https://s3.eu-west-1.amazonaws.com", "http://[::1]:9000/",
                 "http://minio.storage.svc:9000/", "")) {

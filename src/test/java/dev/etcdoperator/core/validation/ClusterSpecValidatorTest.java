@@ -190,6 +190,34 @@ class ClusterSpecValidatorTest {
                 .containsExactly("spec.pod.labels", "spec.pod.annotations");
     }
 
+    @Test
+    void podAnnotationsLeaveRoomForTheOperatorsOwn() {
+        EtcdClusterSpec fits = spec(3, null);
+        fits.getPod().setAnnotations(Map.of("a", "x".repeat(240 * 1024 - 1)));
+        assertThat(validator.validate(fits).valid()).isTrue();
+        // the API server's limit exactly: the pod, with the operator's annotations, would be refused
+        EtcdClusterSpec full = spec(3, null);
+        full.getPod().setAnnotations(Map.of("a", "x".repeat(256 * 1024 - 1)));
+        assertThat(validator.validate(full).errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.pod.annotations");
+            assertThat(e.message()).contains("operator's own annotations");
+        });
+    }
+
+    @Test
+    void aKeyPrefixIsAtMostADnsSubdomainLong() {
+        EtcdClusterSpec ok = spec(3, null);
+        ok.getPod().setLabels(Map.of("a".repeat(253) + "/x", "v"));
+        assertThat(validator.validate(ok).valid()).isTrue();
+        EtcdClusterSpec spec = spec(3, null);
+        String key = "a".repeat(254) + "/x";
+        spec.getPod().setLabels(Map.of(key, "v"));
+        spec.getPod().setNodeSelector(Map.of(key, "v"));
+        spec.getPod().setAnnotations(Map.of(key, "v"));
+        assertThat(validator.validate(spec).errors()).extracting(FieldError::path)
+                .containsExactly("spec.pod.labels", "spec.pod.nodeSelector", "spec.pod.annotations");
+    }
+
     @ParameterizedTest
     @ValueSource(longs = { 86_401, Integer.MAX_VALUE, Long.MAX_VALUE / 10 + 1, Long.MAX_VALUE, -1, Long.MIN_VALUE })
     void theDnsTimeoutIsAtMostADay(long seconds) {
@@ -236,7 +264,9 @@ class ClusterSpecValidatorTest {
         assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(
                 List.of("ETCD_QUOTA_BACKEND_BYTES", "GOMAXPROCS", "my.var-x"), null)).valid()).isTrue();
         for (String hostile : List.of("ETCD_NAME", "ETCD_INITIAL_CLUSTER", "ETCD_DATA_DIR", "ETCD_LISTEN_CLIENT_URLS",
-                "ETCD_INITIAL_CLUSTER_STATE", "ETCD_PEER_TRUSTED_CA_FILE", "1BAD", "A=B", "A B", "A;id", "A\nB", "")) {
+                "ETCD_INITIAL_CLUSTER_STATE", "ETCD_PEER_TRUSTED_CA_FILE", "ETCD_CONFIG_FILE", "ETCD_FORCE_NEW_CLUSTER",
+                "ETCD_UNSAFE_NO_FSYNC", "ETCD_DISCOVERY", "ETCD_DISCOVERY_SRV", "1BAD", "A=B", "A B", "A;id", "A\nB",
+                "")) {
             assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(List.of(hostile), null))
                     .errors()).as("'%s'", hostile).extracting(FieldError::path)
                     .containsExactly("spec.pod.etcdEnv[0].name");
