@@ -41,6 +41,8 @@ final class QuorumRestores {
         s3.setAwsSecret(source.getAwsSecret());
         s3.setEndpoint(source.getEndpoint());
         s3.setForcePathStyle(source.getForcePathStyle());
+        // the key the backups were encrypted with, when they were
+        s3.setClientSideEncryption(source.getClientSideEncryption());
         EtcdRestoreSpec spec = new EtcdRestoreSpec();
         EtcdClusterRef ref = new EtcdClusterRef();
         ref.setName(cluster.getMetadata().getName());

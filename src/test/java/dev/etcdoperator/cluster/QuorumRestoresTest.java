@@ -38,7 +38,12 @@ class QuorumRestoresTest {
                 spec:
                   etcdCluster: {name: alpha}
                   storageType: S3
-                  s3: {path: "etcd-backups/alpha/", awsSecret: aws, endpoint: "http://minio:9000", forcePathStyle: true}
+                  s3:
+                    path: "etcd-backups/alpha/"
+                    awsSecret: aws
+                    endpoint: "http://minio:9000"
+                    forcePathStyle: true
+                    clientSideEncryption: {secretName: backup-key, key: k1}
                 """.formatted(name), EtcdBackup.class);
         EtcdBackupStatus s = new EtcdBackupStatus();
         s.setClusterUID(clusterUid);
@@ -83,6 +88,9 @@ class QuorumRestoresTest {
                     assertThat(r.getSpec().getS3().getAwsSecret()).isEqualTo("aws");
                     assertThat(r.getSpec().getS3().getEndpoint()).isEqualTo("http://minio:9000");
                     assertThat(r.getSpec().getS3().getForcePathStyle()).isTrue();
+                    // the key the backups were encrypted with: without it the restore could not read them
+                    assertThat(r.getSpec().getS3().getClientSideEncryption().getSecretName()).isEqualTo("backup-key");
+                    assertThat(r.getSpec().getS3().getClientSideEncryption().getKey()).isEqualTo("k1");
                 });
         assertThatThrownBy(() -> new QuorumRestores(client).create(CLUSTER, new Step.CreateRestore("alpha-quorum-y",
                 new QuorumLoss.Backup("gone", "etcd-backups/alpha/9", null), "m")))
