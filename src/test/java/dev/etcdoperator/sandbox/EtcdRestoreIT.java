@@ -429,6 +429,49 @@ class EtcdRestoreIT {
         client().resources(EtcdCluster.class).inNamespace(NS).withName("solo").delete();
     }
 
+    /**
+     * The manifest of a restore applied again after the first one was deleted: the cluster that restore made is its
+     * template now, and is restored again, not taken for the cluster the restore makes.
+     */
+    @Test
+    @Order(12)
+    void aRestoreAppliedAgainUnderTheSameNameRestoresAgain() {
+        clusters.create("again", 1, "3.6.16");
+        clusters.awaitConverged("again", 1);
+        for (int i = 0; i < 5; i++) {
+            new Etcdctl(clusters.endpoints("again")).put("again-" + i, "value-" + i);
+        }
+        String path = BUCKET + "/again/a1.db";
+        applyBackup("again-backup", """
+                etcdCluster: {name: again}
+                s3: {path: %s, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(path, sandbox.s3().endpoint()));
+        backups.awaitSucceeded("again-backup");
+        apply("again-restore", "again", path);
+        await().atMost(WITHIN).until(() -> restoreStatus("again-restore").getSucceeded() == Boolean.TRUE);
+        client().resources(EtcdRestore.class).inNamespace(NS).withName("again-restore").delete();
+        await().atMost(WITHIN).until(() -> client().resources(EtcdRestore.class).inNamespace(NS)
+                .withName("again-restore").get() == null);
+        clusters.awaitConverged("again", 1);
+        new Etcdctl(clusters.endpoints("again")).put("written-after-the-first-restore", "x");
+        assertThat(keys("again")).hasSize(6);
+        String restoredOnce = client().resources(EtcdCluster.class).inNamespace(NS).withName("again").get()
+                .getMetadata().getUid();
+
+        apply("again-restore", "again", path);
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(restoreStatus("again-restore").getSucceeded())
+                .as("phase %s, %s", restoreStatus("again-restore").getPhase(), restoreStatus("again-restore")
+                        .getReason()).isTrue());
+        assertThat(reasons("again-restore")).contains("TemplateDeleted", "ClusterCreated", "Restored");
+        assertThat(client().resources(EtcdCluster.class).inNamespace(NS).withName("again").get().getMetadata()
+                .getUid()).isNotEqualTo(restoredOnce);
+        clusters.awaitConverged("again", 1);
+        await().atMost(WITHIN).until(() -> clusters.endpointList("again").size() == 1);
+        assertThat(keys("again")).as("the backup's data, without the key written after the first restore")
+                .containsExactlyInAnyOrder("again-0", "again-1", "again-2", "again-3", "again-4");
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("again").delete();
+    }
+
     static List<String> keys(String cluster) {
         String out = new Etcdctl(clusters.endpoints(cluster)).run("get", "", "--prefix", "--keys-only").output();
         return Arrays.stream(out.split("\n")).map(String::strip).filter(k -> !k.isEmpty()).toList();

@@ -65,14 +65,16 @@ public final class RestorePlanner {
         if (createdUid != null && createdUid.equals(cluster.uid())) {
             return new RestoreAction.Advance(RestorePhase.Restoring, "the restored cluster exists");
         }
+        if (Objects.equals(cluster.uid(), templateUid)) {
+            // the template, even when it names this restore as its maker: a cluster an earlier EtcdRestore of the
+            // same name restored, restored again
+            return cluster.deleting() ? new RestoreAction.Wait("waiting for the template cluster to be deleted")
+                    : new RestoreAction.DeleteTemplate();
+        }
         if (createdUid == null && restore.equals(cluster.restoredBy())) {
             // created before an operator restart, or by someone copying the annotation: creating again takes it
             // only if it is exactly what this restore creates
             return new RestoreAction.CreateCluster();
-        }
-        if (Objects.equals(cluster.uid(), templateUid)) {
-            return cluster.deleting() ? new RestoreAction.Wait("waiting for the template cluster to be deleted")
-                    : new RestoreAction.DeleteTemplate();
         }
         return new RestoreAction.Fail(REASON_CLUSTER_REPLACED, "another EtcdCluster of this name (uid " + cluster.uid()
                 + ") appeared while the template was being deleted; it was left alone");

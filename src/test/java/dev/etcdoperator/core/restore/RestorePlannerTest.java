@@ -42,6 +42,17 @@ class RestorePlannerTest {
     }
 
     @Test
+    void a_template_an_earlier_restore_of_the_same_name_made_is_deleted_and_restored_again() {
+        // the earlier EtcdRestore was deleted and the same manifest applied again: the cluster it made is this
+        // restore's template, not a cluster this restore created
+        ClusterSeen restoredBefore = new ClusterSeen(true, TEMPLATE_UID, ME, ME, false, 3, 3, 3, 3, true, null);
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, null, restoredBefore))
+                .isInstanceOf(RestoreAction.DeleteTemplate.class);
+        ClusterSeen going = new ClusterSeen(true, TEMPLATE_UID, ME, ME, true, 3, 3, 3, 3, true, null);
+        assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, null, going)).isInstanceOf(RestoreAction.Wait.class);
+    }
+
+    @Test
     void a_template_being_deleted_is_waited_for_and_so_are_its_pods() {
         ClusterSeen going = new ClusterSeen(true, TEMPLATE_UID, null, ME, true, 3, 3, 3, 3, true, null);
         assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, going)).isInstanceOf(RestoreAction.Wait.class);
