@@ -24,8 +24,17 @@ public class SavedClusterSpec {
     @JsonPropertyDescription("Whether the cluster was paused.")
     private Boolean paused;
 
+    @JsonPropertyDescription("Whether a downgrade was allowed.")
+    private Boolean allowDowngrade;
+
     @JsonPropertyDescription("Policy for the member pods.")
     private PodPolicy pod;
+
+    @JsonPropertyDescription("Settings of etcd itself and its defragmentation.")
+    private EtcdSettings etcd;
+
+    @JsonPropertyDescription("What the operator does when a majority of the members is lost for good.")
+    private QuorumLossRecovery quorumLossRecovery;
 
     @JsonProperty("TLS")
     @JsonPropertyDescription("TLS for peer, client and operator traffic.")
@@ -40,7 +49,10 @@ public class SavedClusterSpec {
         saved.repository = spec.getRepository();
         saved.version = spec.getVersion();
         saved.paused = spec.getPaused();
+        saved.allowDowngrade = spec.getAllowDowngrade();
         saved.pod = spec.getPod();
+        saved.etcd = spec.getEtcd();
+        saved.quorumLossRecovery = spec.getQuorumLossRecovery();
         saved.tls = spec.getTls();
         return saved;
     }
@@ -51,7 +63,10 @@ public class SavedClusterSpec {
         spec.setRepository(repository);
         spec.setVersion(version);
         spec.setPaused(paused);
+        spec.setAllowDowngrade(allowDowngrade);
         spec.setPod(pod);
+        spec.setEtcd(etcd);
+        spec.setQuorumLossRecovery(quorumLossRecovery);
         spec.setTls(tls);
         return spec;
     }
@@ -86,6 +101,30 @@ public class SavedClusterSpec {
 
     public void setPaused(Boolean paused) {
         this.paused = paused;
+    }
+
+    public Boolean getAllowDowngrade() {
+        return allowDowngrade;
+    }
+
+    public void setAllowDowngrade(Boolean allowDowngrade) {
+        this.allowDowngrade = allowDowngrade;
+    }
+
+    public EtcdSettings getEtcd() {
+        return etcd;
+    }
+
+    public void setEtcd(EtcdSettings etcd) {
+        this.etcd = etcd;
+    }
+
+    public QuorumLossRecovery getQuorumLossRecovery() {
+        return quorumLossRecovery;
+    }
+
+    public void setQuorumLossRecovery(QuorumLossRecovery quorumLossRecovery) {
+        this.quorumLossRecovery = quorumLossRecovery;
     }
 
     public PodPolicy getPod() {
