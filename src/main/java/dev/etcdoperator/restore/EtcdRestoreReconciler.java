@@ -606,7 +606,13 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             secrets.delete(restore);
             // a staged seed (named the same for the whole restore, recorded or not) that was not adopted: the
             // cluster's seed stays
-            stager.delete(restore, SeedStager.memberName(restore, spec(restore).getEtcdCluster().getName()));
+            String named = SeedStager.memberName(restore, spec(restore).getEtcdCluster().getName());
+            stager.delete(restore, named);
+            String recorded = restore.getStatus() == null ? null : restore.getStatus().getStagedSeed();
+            if (recorded != null && !recorded.equals(named)) {
+                // staged for a spec that named another cluster, before the spec changed
+                stager.delete(restore, recorded);
+            }
             lock.release(restore.getMetadata().getNamespace(), spec(restore).getEtcdCluster().getName(),
                     restore.getMetadata().getName());
         } catch (RuntimeException e) {
