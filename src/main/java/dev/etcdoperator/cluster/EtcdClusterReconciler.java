@@ -71,6 +71,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String PHASE_FAILED = "Failed";
     /** A member's etcd ended and the kubelet started it again in its pod. */
     public static final String REASON_ETCD_RESTARTED = "MemberEtcdRestarted";
+    /**
+     * The API server refused a pod or claim the spec makes as invalid (a field of an embedded Kubernetes type the
+     * operator passes on as given: tolerations, affinity, resources, securityContext, a claim's spec...).
+     */
+    public static final String REASON_REJECTED = "RejectedByApiServer";
+    private static final int UNPROCESSABLE = 422;
     private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
     /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
     static final String CONDITION_TLS = "TLSSecretsReady";
@@ -310,6 +316,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         List<Condition> before = List.copyOf(status.getConditions());
         boolean acted = true;
+        String rejected = null;
         if (step instanceof Step.Wait) {
             LOG.debugf("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         } else if (step instanceof Step.QuorumLost && alreadyTold(before, step)) {
@@ -326,6 +333,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             metrics.acted(namespace, name, step, added);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
+            if (e instanceof KubernetesClientException k && k.getCode() == UNPROCESSABLE) {
+                rejected = k.getStatus() != null && k.getStatus().getMessage() != null ? k.getStatus().getMessage()
+                        : k.getMessage();
+            }
             metrics.stepFailed(namespace, name, step);
             LOG.warnf("%s/%s: %s failed: %s", cluster.getMetadata().getNamespace(), name, step.describe(),
                     e.getMessage());
@@ -345,6 +356,13 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (acted) {
             recordRefusals(cluster, step, before, status.getConditions());
         }
+        if (rejected != null) {
+            // retried at the interval, not every second: it passes only once the spec (or an admission policy) changes
+            new Readiness(conditions).notReady(status, REASON_REJECTED, "The API server refused what the spec makes ("
+                    + step.describe() + "): " + rejected + " Fix spec.pod; the operator tries again.",
+                    cluster.getMetadata().getGeneration());
+            recordNews(cluster, REASON_REJECTED, before, status.getConditions());
+        }
         MemberPlacement.record(conditions, status, namespace, pods, paused, cluster.getMetadata().getGeneration());
         recordQuorumRecoveryNews(cluster, before, status.getConditions());
         recordNews(cluster, ClusterStatusBuilder.REASON_POD_STUCK, before, status.getConditions());
@@ -353,7 +371,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         recordNews(cluster, ClusterStatusBuilder.REASON_NO_SPACE_ALARM, before, status.getConditions(),
                 ClusterStatusBuilder.OUT_OF_SPACE);
         recordNews(cluster, ClusterStatusBuilder.REASON_LIVE_DATA_OVER_QUOTA, before, status.getConditions());
-        return change.control(cluster).rescheduleAfter(nextCheck(step, acted, lastPodChange(pods), clock.instant(), interval));
+        return change.control(cluster).rescheduleAfter(rejected != null ? interval
+                : nextCheck(step, acted, lastPodChange(pods), clock.instant(), interval));
     }
 
     /**

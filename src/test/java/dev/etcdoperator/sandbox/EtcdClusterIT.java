@@ -520,6 +520,44 @@ class EtcdClusterIT {
     }
 
     /**
+     * A field of an embedded Kubernetes type the operator passes on as given (a toleration's operator), which the
+     * API server refuses in a pod: the cluster says so with the API server's words, once; fixed, it runs.
+     */
+    @Test
+    @Order(16)
+    void aPodTheApiServerRefusesIsToldAndTheClusterRunsOnceTheSpecIsFixed() {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: mu, namespace: %s}
+                spec:
+                  size: 1
+                  version: %s
+                  pod: {tolerations: [{key: dedicated, operator: Sometimes, value: etcd}]}
+                """.formatted(NS, NEXT_MINOR), EtcdCluster.class)).create();
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(status("mu").getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Ready");
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("RejectedByApiServer");
+            assertThat(c.getMessage()).contains("tolerations").contains("Sometimes").contains("Fix spec.pod");
+        }));
+        assertThat(pods("mu")).isEmpty();
+        // told once, though every look meets the same refusal
+        await().during(Duration.ofSeconds(9)).atMost(Duration.ofSeconds(12)).until(() -> events("mu").stream()
+                .filter(e -> "RejectedByApiServer".equals(e.getReason()))
+                .mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum() == 1);
+
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName("mu"), c -> {
+            c.getSpec().getPod().setTolerations(null);
+            return c;
+        });
+        awaitConverged("mu", 1);
+        assertThat(status("mu").getConditions()).noneSatisfy(c -> assertThat(c.getReason())
+                .isEqualTo("RejectedByApiServer"));
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("mu").delete();
+    }
+
+    /**
      * An upgrade to a version whose image cannot be had (the sandbox has no etcd 3.6.99, as a registry without that
      * tag): the member given it waits with the kubelet's reason, said in the status, the others keep the cluster
      * available; spec.version set back gives that member its image back, and it runs again on its data.
