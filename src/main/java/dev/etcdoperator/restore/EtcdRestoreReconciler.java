@@ -238,9 +238,25 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             return change.control(restore).rescheduleAfter(WHILE_BUSY);
         }
         if (action instanceof RestoreAction.CreateCluster) {
-            Optional<String> changed = prepareSnapshot(restore);
-            if (changed.isPresent()) {
+            boolean stagedHolds = status.getStagedSeed() != null
+                    && stager.holdsVerifiedBackup(restore, status.getStagedSeed());
+            Optional<String> changed;
+            try {
+                changed = prepareSnapshot(restore);
+            } catch (BackupFailure | KubernetesClientException e) {
+                if (!stagedHolds) {
+                    throw e;
+                }
+                changed = Optional.of("the backup could not be looked at again (" + e.getMessage() + ")");
+            }
+            if (changed.isPresent() && !stagedHolds) {
                 return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
+            }
+            if (changed.isPresent()) {
+                // the template is gone: the staged pod's copy of the verified backup is what is left of the data
+                events.warning(restore, REASON_BACKUP_CHANGED, changed.get() + "; pod " + status.getStagedSeed()
+                        + " downloaded the verified version whole before, and the restored cluster takes it as its"
+                        + " seed");
             }
             String clusterName = spec(restore).getEtcdCluster().getName();
             String staged = status.getStagedSeed();

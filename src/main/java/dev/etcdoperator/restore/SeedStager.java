@@ -10,8 +10,10 @@ import dev.etcdoperator.api.v1beta2.ApiGroup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
+import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.cluster.StagedSeedPods;
 import dev.etcdoperator.core.restore.SeedStaging;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -85,6 +87,20 @@ final class SeedStager {
     String stagedFor(EtcdRestore restore, String member) {
         Pod pod = client.pods().inNamespace(restore.getMetadata().getNamespace()).withName(member).get();
         return pod == null || !controlledBy(pod, restore) ? null : stagedFor(pod);
+    }
+
+    /** See {@link SeedStaging#holdsVerifiedBackup}: its fetch init container ended with 0. */
+    boolean holdsVerifiedBackup(EtcdRestore restore, String member) {
+        Pod pod = client.pods().inNamespace(restore.getMetadata().getNamespace()).withName(member).get();
+        return SeedStaging.holdsVerifiedBackup(see(restore, pod), downloadedWhole(pod));
+    }
+
+    static boolean downloadedWhole(Pod pod) {
+        List<ContainerStatus> statuses = pod == null || pod.getStatus() == null ? null
+                : pod.getStatus().getInitContainerStatuses();
+        return statuses != null && statuses.stream().anyMatch(s -> SnapshotFetch.CONTAINER.equals(s.getName())
+                && s.getState() != null && s.getState().getTerminated() != null
+                && Integer.valueOf(0).equals(s.getState().getTerminated().getExitCode()));
     }
 
     SeedStaging.StagedPod see(EtcdRestore restore, String member) {

@@ -135,4 +135,27 @@ class SeedStagerTest {
         assertThat(pod(member).getMetadata().getOwnerReferences()).extracting(o -> o.getKind())
                 .containsExactly("EtcdRestore");
     }
+
+    @Test
+    void aStagedPodHoldsTheVerifiedBackupOnceItsDownloadEndedWithZero() {
+        SeedStager stager = new SeedStager(client);
+        EtcdRestore restore = restore("uid-r1");
+        String member = staged(stager, restore);
+        assertThat(stager.holdsVerifiedBackup(restore, member)).isFalse();
+        fetchState(member, new ContainerStatusBuilder().withName("fetch-snapshot").withNewState().withNewRunning()
+                .endRunning().endState().build());
+        assertThat(stager.holdsVerifiedBackup(restore, member)).isFalse();
+        fetchState(member, new ContainerStatusBuilder().withName("fetch-snapshot").withNewState().withNewTerminated()
+                .withExitCode(3).endTerminated().endState().build());
+        assertThat(stager.holdsVerifiedBackup(restore, member)).isFalse();
+        fetchState(member, new ContainerStatusBuilder().withName("fetch-snapshot").withNewState().withNewTerminated()
+                .withExitCode(0).endTerminated().endState().build());
+        assertThat(stager.holdsVerifiedBackup(restore, member)).isTrue();
+        assertThat(stager.holdsVerifiedBackup(restore("uid-r2"), member)).as("another restore's").isFalse();
+    }
+
+    private void fetchState(String member, io.fabric8.kubernetes.api.model.ContainerStatus status) {
+        client.pods().inNamespace(NS).withName(member).edit(p -> new PodBuilder(p).editOrNewStatus()
+                .withPhase("Pending").withInitContainerStatuses(status).endStatus().build());
+    }
 }

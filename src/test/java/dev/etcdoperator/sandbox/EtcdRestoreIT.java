@@ -472,6 +472,59 @@ class EtcdRestoreIT {
         client().resources(EtcdCluster.class).inNamespace(NS).withName("again").delete();
     }
 
+    /**
+     * The backup object overwritten after the template was deleted, before the restored cluster is created: the
+     * seed started beside the template has downloaded the verified version whole by then, and is the only copy of
+     * the data left; the restore goes on with it instead of failing and deleting it.
+     */
+    @Test
+    @Order(13)
+    void aBackupReplacedAfterTheTemplateIsGoneIsRestoredFromTheStagedSeedsCopy() {
+        clusters.create("held", 1, "3.6.16");
+        clusters.awaitConverged("held", 1);
+        for (int i = 0; i < 5; i++) {
+            new Etcdctl(clusters.endpoints("held")).put("held-" + i, "value-" + i);
+        }
+        String key = "held/h1.db";
+        applyBackup("held-backup", """
+                etcdCluster: {name: held}
+                s3: {path: %s/%s, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(BUCKET, key, sandbox.s3().endpoint()));
+        backups.awaitSucceeded("held-backup");
+        // the template's deletion waits on this finalizer until the object is replaced
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName("held"), c -> {
+            c.getMetadata().getFinalizers().add("etcd-operator.test/hold");
+            return c;
+        });
+        apply("held-restore", "held", BUCKET + "/" + key);
+        await().atMost(WITHIN).until(() -> {
+            EtcdCluster c = client().resources(EtcdCluster.class).inNamespace(NS).withName("held").get();
+            return c != null && c.getMetadata().getDeletionTimestamp() != null;
+        });
+        String staged = restoreStatus("held-restore").getStagedSeed();
+        assertThat(staged).as("the seed started beside the template").isNotNull();
+        await().atMost(WITHIN).until(() -> {
+            Pod pod = client().pods().inNamespace(NS).withName(staged).get();
+            return pod != null && pod.getStatus() != null && pod.getStatus().getInitContainerStatuses() != null
+                    && pod.getStatus().getInitContainerStatuses().stream().anyMatch(st -> "fetch-snapshot".equals(
+                            st.getName()) && st.getState().getTerminated() != null);
+        });
+        s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("not the backup any more"));
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName("held"), c -> {
+            c.getMetadata().getFinalizers().remove("etcd-operator.test/hold");
+            return c;
+        });
+
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(restoreStatus("held-restore").getSucceeded())
+                .as("phase %s, %s", restoreStatus("held-restore").getPhase(), restoreStatus("held-restore")
+                        .getReason()).isTrue());
+        assertThat(reasons("held-restore")).contains("BackupChanged", "StagedSeedAdopted", "Restored");
+        clusters.awaitConverged("held", 1);
+        await().atMost(WITHIN).until(() -> clusters.endpointList("held").size() == 1);
+        assertThat(keys("held")).containsExactlyInAnyOrder("held-0", "held-1", "held-2", "held-3", "held-4");
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("held").delete();
+    }
+
     static List<String> keys(String cluster) {
         String out = new Etcdctl(clusters.endpoints(cluster)).run("get", "", "--prefix", "--keys-only").output();
         return Arrays.stream(out.split("\n")).map(String::strip).filter(k -> !k.isEmpty()).toList();

@@ -87,6 +87,16 @@ public final class SeedStaging {
         return Optional.empty();
     }
 
+    /**
+     * Whether the staged pod holds the verified backup on its own disk: the restore's, running, and its download,
+     * through a link the store serves only for the verified object version, ended whole. A backup replaced or
+     * unreachable after the template was deleted then does not end the restore: the pod needs the store no more.
+     */
+    public static boolean holdsVerifiedBackup(StagedPod pod, boolean downloadedWhole) {
+        return pod.exists() && pod.ownedByRestore() && !pod.adopted() && !pod.deleting() && !pod.ended()
+                && pod.failure() == null && downloadedWhole;
+    }
+
     /** When the restored cluster is created: adopt the staged pod, or let the cluster make its seed. */
     public static Outcome atClusterCreation(StagedPod pod) {
         if (!pod.exists()) {

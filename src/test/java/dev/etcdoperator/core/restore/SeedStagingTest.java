@@ -72,4 +72,16 @@ class SeedStagingTest {
                     assertThat(d.why()).contains("does not own");
                 });
     }
+
+    @Test
+    void only_a_running_pod_of_the_restore_whose_download_ended_whole_holds_the_verified_backup() {
+        assertThat(SeedStaging.holdsVerifiedBackup(pod(true, false, false, false, null), true)).isTrue();
+        assertThat(SeedStaging.holdsVerifiedBackup(pod(true, false, false, false, null), false)).isFalse();
+        for (SeedStaging.StagedPod pod : new SeedStaging.StagedPod[] {SeedStaging.StagedPod.absent(),
+                pod(false, false, false, false, null), pod(true, true, false, false, null),
+                pod(true, false, true, false, null), pod(true, false, false, true, null),
+                pod(true, false, false, false, "container restore-snapshot of pod x exited with 1")}) {
+            assertThat(SeedStaging.holdsVerifiedBackup(pod, true)).as("%s", pod).isFalse();
+        }
+    }
 }
