@@ -21,6 +21,9 @@ import org.jboss.logging.Logger;
  * A job carries a tag (the resource's uid, and for work that depends on the spec its generation): an outcome is
  * handed only to a caller with the same tag, so a result computed for an older spec or an earlier resource of the
  * same name is dropped, never applied.
+ * <p>
+ * Two jobs of one key never run at once: a job replaced or forgotten while it runs (its resource deleted and made
+ * again under the same name, say) cannot be stopped, so the next job of its key starts only once it has ended.
  */
 public final class WorkerPool {
     private static final Logger LOG = Logger.getLogger(WorkerPool.class);
@@ -48,6 +51,8 @@ public final class WorkerPool {
         final Instant submitted;
         Instant started;
         Finished<?> finished;
+        /** Not handed to the executor yet: an earlier job of its key still runs. */
+        boolean held;
 
         Job(String key, String tag, Supplier<?> work, Runnable onChange, Instant submitted) {
             this.key = key;
@@ -72,10 +77,26 @@ public final class WorkerPool {
             } catch (RuntimeException e) {
                 failure = e;
             }
+            Job next = null;
             synchronized (WorkerPool.this) {
                 finished = new Finished<>(result, failure, started, clock.instant());
+                if (retiring.get(key) == this) {
+                    retiring.remove(key);
+                    Job waiting = jobs.get(key);
+                    if (waiting != null && waiting.held) {
+                        waiting.held = false;
+                        next = waiting;
+                    }
+                }
             }
             announce();
+            if (next != null) {
+                workers.execute(next::run);
+            }
+        }
+
+        boolean running() {
+            return started != null && finished == null;
         }
 
         private void announce() {
@@ -90,6 +111,8 @@ public final class WorkerPool {
     private final Executor workers;
     private final Clock clock;
     private final Map<String, Job> jobs = new LinkedHashMap<>();
+    /** Jobs that still run although they were replaced or forgotten, by key. */
+    private final Map<String, Job> retiring = new java.util.HashMap<>();
 
     /** @param workers runs each job on one of a fixed number of threads, queueing the others in order */
     public WorkerPool(Executor workers, Clock clock) {
@@ -100,7 +123,7 @@ public final class WorkerPool {
     /**
      * Submits {@code work} under {@code key} unless a job of that key and tag is there already, and tells where the
      * job is. A job of that key with another tag is replaced: if it is still queued it never runs, if it runs it ends
-     * unheeded.
+     * unheeded, and the new job waits for it to end.
      *
      * @param onChange called on the worker when the job starts and when it ends
      */
@@ -111,13 +134,24 @@ public final class WorkerPool {
             if (existing != null && Objects.equals(existing.tag, tag)) {
                 return stateOf(existing);
             }
+            retire(key, existing);
             job = new Job(key, tag, work, onChange, clock.instant());
+            job.held = retiring.containsKey(key);
             jobs.remove(key);
             jobs.put(key, job);
         }
-        workers.execute(job::run);
+        if (!job.held) {
+            workers.execute(job::run);
+        }
         synchronized (this) {
             return stateOf(job);
+        }
+    }
+
+    /** A job of {@code key} leaving the map while it runs keeps the key busy until it ends. */
+    private void retire(String key, Job job) {
+        if (job != null && job.running()) {
+            retiring.put(key, job);
         }
     }
 
@@ -141,9 +175,12 @@ public final class WorkerPool {
         return job != null && Objects.equals(job.tag, tag);
     }
 
-    /** Forgets the job of {@code key}: one still queued never runs; a running one ends unheeded. */
+    /**
+     * Forgets the job of {@code key}: one still queued never runs; a running one ends unheeded, and a job submitted
+     * under its key meanwhile waits for it to end.
+     */
     public synchronized void forget(String key) {
-        jobs.remove(key);
+        retire(key, jobs.remove(key));
     }
 
     /** Jobs waiting for a worker. */
@@ -153,7 +190,7 @@ public final class WorkerPool {
 
     /** Jobs running now. */
     public synchronized int running() {
-        return (int) jobs.values().stream().filter(j -> j.started != null && j.finished == null).count();
+        return (int) jobs.values().stream().filter(Job::running).count() + retiring.size();
     }
 
     @SuppressWarnings("unchecked")

@@ -143,4 +143,70 @@ class WorkerPoolTest {
         assertThat(announced).hasValue(0);
         assertThat(pool.queued()).isEqualTo(1);
     }
+
+    @Test
+    void aJobOfAKeyWhoseEarlierJobStillRunsWaitsForItToEnd() throws Exception {
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            WorkerPool pool = new WorkerPool(two, CLOCK);
+            AtomicInteger running = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            CountDownLatch releaseOld = new CountDownLatch(1);
+            pool.submit("ns/b", "uid-old", () -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                try {
+                    releaseOld.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                running.decrementAndGet();
+                return "old";
+            }, () -> { });
+            await().atMost(Duration.ofSeconds(5)).until(() -> running.get() == 1);
+
+            // the EtcdBackup deleted, and applied again: same key, new uid; a worker is free
+            pool.forget("ns/b");
+            AtomicInteger newRuns = new AtomicInteger();
+            assertThat(pool.submit("ns/b", "uid-new", () -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                newRuns.incrementAndGet();
+                running.decrementAndGet();
+                return "new";
+            }, () -> { })).isInstanceOf(WorkerPool.Queued.class);
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> newRuns.get() == 0);
+            assertThat(pool.running()).as("the forgotten job still holds its worker").isEqualTo(1);
+
+            releaseOld.countDown();
+            await().atMost(Duration.ofSeconds(5)).until(() -> pool.take("ns/b", "uid-new").isPresent());
+            assertThat(newRuns).hasValue(1);
+            assertThat(most).as("never both at once").hasValue(1);
+            assertThat(pool.take("ns/b", "uid-old")).as("the forgotten job's outcome is dropped").isEmpty();
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    @Test
+    void aJobReplacedWhileItRunsIsWaitedForToo() {
+        HeldExecutor held = new HeldExecutor();
+        WorkerPool pool = new WorkerPool(held, CLOCK);
+        AtomicInteger order = new AtomicInteger();
+        AtomicInteger secondSawFirstDone = new AtomicInteger(-1);
+        AtomicInteger firstDone = new AtomicInteger();
+        pool.submit("ns/r", "uid@1", () -> {
+            // the spec changes while the first runs
+            pool.submit("ns/r", "uid@2", () -> {
+                secondSawFirstDone.set(firstDone.get());
+                return order.incrementAndGet();
+            }, () -> { });
+            assertThat(held.waiting).as("the second is not handed to a worker yet").isEmpty();
+            firstDone.set(1);
+            return order.incrementAndGet();
+        }, () -> { });
+        held.runNext();
+        assertThat(held.waiting).as("handed over when the first ended").hasSize(1);
+        held.runNext();
+        assertThat(secondSawFirstDone).hasValue(1);
+        assertThat(pool.<Integer>take("ns/r", "uid@2")).hasValueSatisfying(f -> assertThat(f.result()).isEqualTo(2));
+    }
 }
