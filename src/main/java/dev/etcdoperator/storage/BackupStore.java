@@ -44,6 +44,7 @@ public final class BackupStore implements BackupStorage.Store {
     private final int partSize;
     private final int parallelParts;
     private final SnapshotLinks links;
+    private final StoredBackupCache seen;
 
     /** For reads (restore): uploads use the default part size. */
     public BackupStore(S3Client s3) {
@@ -61,6 +62,13 @@ public final class BackupStore implements BackupStorage.Store {
 
     /** @param links how pods get a client-side encrypted backup decrypted; null when none can */
     public BackupStore(S3Client s3, S3Settings settings, int partSize, int parallelParts, SnapshotLinks links) {
+        this(s3, settings, partSize, parallelParts, links, new StoredBackupCache());
+    }
+
+    /** @param seen what earlier stores of the same operator read of periodic backups */
+    BackupStore(S3Client s3, S3Settings settings, int partSize, int parallelParts, SnapshotLinks links,
+            StoredBackupCache seen) {
+        this.seen = seen;
         this.links = links;
         this.s3 = s3;
         this.tags = new ChecksumTags(s3);
@@ -89,7 +97,8 @@ public final class BackupStore implements BackupStorage.Store {
             for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(prefix.bucket()).prefix(prefix.key() + "_v")
                     .overrideConfiguration(within(deadline))).contents()) {
                 if (BackupNames.parsePeriodic(prefix.key(), o.key()).isPresent()) {
-                    found.add(StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline)));
+                    found.add(seen.get(storeId(), prefix.bucket(), o.key(), o.eTag(),
+                            () -> StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline))));
                 }
             }
             return found;
@@ -300,7 +309,12 @@ public final class BackupStore implements BackupStorage.Store {
         return id == null || id.isBlank() || id.equals("null") ? null : id;
     }
 
-    private static Map<String, String> lowerCaseKeys(Map<String, String> metadata) {
+    private String storeId() {
+        return settings == null || settings.endpoint() == null ? "aws" : settings.endpoint().toString();
+    }
+
+    /** User metadata by lower-case key: stores differ in the case of the headers they send back. */
+    static Map<String, String> lowerCaseKeys(Map<String, String> metadata) {
         Map<String, String> lower = new java.util.HashMap<>();
         metadata.forEach((k, v) -> lower.put(k.toLowerCase(java.util.Locale.ROOT), v));
         return lower;

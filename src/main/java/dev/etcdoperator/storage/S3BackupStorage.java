@@ -10,6 +10,7 @@ public class S3BackupStorage implements BackupStorage {
     private final int partSize;
     private final int parallelParts;
     private final SnapshotLinks links;
+    private final StoredBackupCache seen = new StoredBackupCache();
 
     public S3BackupStorage(
             @ConfigProperty(name = "etcd-operator.backup.part-size", defaultValue = "8388608") int partSize,
@@ -22,7 +23,7 @@ public class S3BackupStorage implements BackupStorage {
 
     @Override
     public Store open(S3Settings settings) {
-        return new BackupStore(S3Clients.create(settings), settings, partSize, parallelParts, links);
+        return new BackupStore(S3Clients.create(settings), settings, partSize, parallelParts, links, seen);
     }
 
     @Override

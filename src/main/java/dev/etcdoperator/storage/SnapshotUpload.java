@@ -219,7 +219,7 @@ public final class SnapshotUpload {
         if (existing.isEmpty()) {
             return false;
         }
-        String writer = existing.get().metadata().get(BackupMetadata.OWNER);
+        String writer = BackupStore.lowerCaseKeys(existing.get().metadata()).get(BackupMetadata.OWNER);
         if (!owner.equals(writer)) {
             throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " holds an object "
                     + (writer == null ? "that no EtcdBackup wrote" : "written by EtcdBackup " + writer)
@@ -232,7 +232,7 @@ public final class SnapshotUpload {
     private void refuseAnyObject(S3Location target, Instant deadline) {
         Optional<HeadObjectResponse> existing = headIfThere(target, deadline);
         if (existing.isPresent()) {
-            String writer = existing.get().metadata().get(BackupMetadata.OWNER);
+            String writer = BackupStore.lowerCaseKeys(existing.get().metadata()).get(BackupMetadata.OWNER);
             throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " was written by "
                     + (writer == null ? "a writer that is not an EtcdBackup" : "EtcdBackup " + writer)
                     + " while this backup was uploaded; it is left as it is. Two EtcdBackups must not write one key",
@@ -260,11 +260,12 @@ public final class SnapshotUpload {
      */
     private void checkStored(S3Location target, long size, String sha256, String owner, Instant deadline) {
         HeadObjectResponse stored = head(target, deadline);
-        Map<String, String> recorded = tags.withTags(target.bucket(), target.key(), null, stored.metadata(),
+        Map<String, String> metadata = BackupStore.lowerCaseKeys(stored.metadata());
+        Map<String, String> recorded = tags.withTags(target.bucket(), target.key(), null, metadata,
                 left(deadline));
         if (!sha256.equals(recorded.get(BackupMetadata.SHA256))
-                || !owner.equals(stored.metadata().get(BackupMetadata.OWNER))) {
-            String writer = stored.metadata().get(BackupMetadata.OWNER);
+                || !owner.equals(metadata.get(BackupMetadata.OWNER))) {
+            String writer = metadata.get(BackupMetadata.OWNER);
             throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " was replaced by another writer ("
                     + (writer == null ? "not an EtcdBackup" : "EtcdBackup " + writer) + ") while this backup was"
                     + " copied there; it is left as it is. Two EtcdBackups must not write one key", true);
@@ -479,7 +480,7 @@ public final class SnapshotUpload {
             try {
                 HeadObjectResponse there = s3.headObject(b -> b.bucket(uploadAt.bucket()).key(uploadAt.key())
                         .overrideConfiguration(o -> o.apiCallTimeout(cleanUpTime(deadline))));
-                if (owner.equals(there.metadata().get(BackupMetadata.OWNER))) {
+                if (owner.equals(BackupStore.lowerCaseKeys(there.metadata()).get(BackupMetadata.OWNER))) {
                     deleteQuietly(uploadAt, deadline);
                 }
             } catch (RuntimeException e) {

@@ -192,6 +192,23 @@ class BackupStoreTest {
     }
 
     @Test
+    void aStoreThatSendsMetadataKeysCapitalizedIsReadAsOneThatSendsThemInLowerCase() throws Exception {
+        s3.capitalizeMetadataKeys = true;
+        byte[] snapshot = snapshot(8, 4);
+        Uploaded up = store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, "caps/x.db"),
+                metadata(ME), deadline());
+        assertThat(s3.objects.get("caps/x.db").data()).isEqualTo(snapshot);
+        assertThat(store.verify(new S3Location(BUCKET, "caps/x.db")).sha256()).isEqualTo(up.sha256());
+        // a second backup of the same owner to the key replaces its own object (as a one-shot backup taken again)
+        store.upload(new ByteArrayInputStream(snapshot(9, 4)), new S3Location(BUCKET, "caps/x.db"), metadata(ME),
+                deadline());
+        assertThat(s3.objects.get("caps/x.db").data()).isEqualTo(snapshot(9, 4));
+        assertThatThrownBy(() -> store.upload(new ByteArrayInputStream(snapshot(10, 4)),
+                new S3Location(BUCKET, "caps/x.db"), metadata(OTHER), deadline()))
+                .isInstanceOfSatisfying(BackupFailure.class, f -> assertThat(f.getMessage()).contains(ME));
+    }
+
+    @Test
     void whereTagsAreRefusedTheChecksumsJoinTheMetadataByACopyOfTheObjectOntoItself() throws Exception {
         s3.refuseTagging = true;
         byte[] snapshot = snapshot(6, 4);

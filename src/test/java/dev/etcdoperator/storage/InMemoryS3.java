@@ -48,6 +48,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * store misbehave. Only what the storage uses is implemented; anything else fails loudly.
  */
 final class InMemoryS3 implements S3Client {
+    /** Send user metadata keys back capitalized in HEAD responses, as some stores do. */
+    boolean capitalizeMetadataKeys;
+
     record Obj(byte[] data, Map<String, String> metadata, Instant lastModified) {
     }
 
@@ -206,8 +209,23 @@ final class InMemoryS3 implements S3Client {
     public synchronized HeadObjectResponse headObject(HeadObjectRequest r) {
         bucket(r.bucket());
         Obj o = existing(r.key());
-        return HeadObjectResponse.builder().contentLength((long) o.data().length).metadata(o.metadata())
+        return HeadObjectResponse.builder().contentLength((long) o.data().length)
+                .metadata(capitalizeMetadataKeys ? capitalized(o.metadata()) : o.metadata())
                 .lastModified(o.lastModified()).build();
+    }
+
+    /** Keys as some stores send the headers back: X-Amz-Meta-Etcd-Backup-Owner gives Etcd-Backup-Owner. */
+    private static Map<String, String> capitalized(Map<String, String> metadata) {
+        Map<String, String> out = new HashMap<>();
+        metadata.forEach((k, v) -> {
+            StringBuilder b = new StringBuilder();
+            for (String part : k.split("-", -1)) {
+                b.append(b.length() == 0 ? "" : "-").append(part.isEmpty() ? part
+                        : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+            }
+            out.put(b.toString(), v);
+        });
+        return out;
     }
 
     @Override
