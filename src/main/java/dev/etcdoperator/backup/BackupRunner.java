@@ -108,8 +108,12 @@ final class BackupRunner {
                     now.removeIf(b -> b.key().equals(target.key()));
                     now.add(new StoredBackup(target.key(), request.owner(), source.revision(), source.clusterIdHex()));
                     Set<String> used = restoresUsing(location.bucket(), request.owner());
+                    // the backup just taken stays whatever its name's time says (the operator's clock may have
+                    // gone back since an earlier one)
+                    Set<String> kept = new java.util.HashSet<>(keep);
+                    kept.add(target.key());
                     for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
-                            maxBackups, used, keep)) {
+                            maxBackups, used, kept)) {
                         inTime(deadline, timeout, "applying retention");
                         store.delete(location.withKey(old.key()), deadline);
                         deleted.add(location.bucket() + "/" + old.key());

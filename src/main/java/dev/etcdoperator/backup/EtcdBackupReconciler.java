@@ -86,16 +86,31 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
      */
     private final Set<String> interrupted = ConcurrentHashMap.newKeySet();
     private final SimpleInboundEventSource<EtcdBackup> wakeUps = new SimpleInboundEventSource<>("backup-workers");
+    private final DrillsRunning drilling;
 
     @Inject
     public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             KubernetesClient client, BackupMetrics metrics, BackupStorage storage, WorkerPool workers) {
-        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock),
-                new RestoreDrillRunner(client, storage, EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock));
+        this(validity, events, conditions, clock, metrics, workers, new DrillsRunning(), client, storage);
+    }
+
+    private EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            BackupMetrics metrics, WorkerPool workers, DrillsRunning drilling, KubernetesClient client,
+            BackupStorage storage) {
+        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock, drilling),
+                new RestoreDrillRunner(client, storage, EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
+                drilling);
     }
 
     EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             BackupMetrics metrics, WorkerPool workers, BackupTaker taker, RestoreDrillTaker drills) {
+        this(validity, events, conditions, clock, metrics, workers, taker, drills, new DrillsRunning());
+    }
+
+    EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            BackupMetrics metrics, WorkerPool workers, BackupTaker taker, RestoreDrillTaker drills,
+            DrillsRunning drilling) {
+        this.drilling = drilling;
         this.drills = drills;
         this.validity = validity;
         this.events = events;
@@ -108,7 +123,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     }
 
     /** Resolves the EtcdBackup's Secrets and cluster, then runs the backup. */
-    private static BackupTaker taker(KubernetesClient client, BackupStorage storage, Clock clock) {
+    private static BackupTaker taker(KubernetesClient client, BackupStorage storage, Clock clock,
+            DrillsRunning drilling) {
         BackupRequests requests = new BackupRequests(client);
         BackupRunner runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()),
                 clock), SnapshotReader.etcd(), storage, clock, new RestoresInProgress(client));
@@ -119,7 +135,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             Integer every = drillEvery(backup);
             return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
                     BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(drillsOn(backup),
-                            BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every)));
+                            BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every,
+                                    drilling.path(backup.getMetadata().getUid()))));
         };
     }
 
@@ -287,8 +304,14 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         String path = due.get();
         Integer counted = backup.getStatus().getBackupsSinceDrill();
         ResourceID id = ResourceID.fromResource(backup);
-        workers.submit(key, uid, () -> drill(copy, path, counted == null ? 0 : counted),
-                () -> wakeUps.propagateEvent(id));
+        drilling.started(uid, path);
+        workers.submit(key, uid, () -> {
+            try {
+                return drill(copy, path, counted == null ? 0 : counted);
+            } finally {
+                drilling.ended(uid, path);
+            }
+        }, () -> wakeUps.propagateEvent(id));
         return true;
     }
 

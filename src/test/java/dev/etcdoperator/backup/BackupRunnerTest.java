@@ -244,6 +244,17 @@ class BackupRunnerTest {
     }
 
     @Test
+    void theBackupJustTakenStaysWhenTheOperatorsClockWentBack() {
+        etcd.revision = 10;
+        assertThat(take(periodic(), true, 1)).isEmpty();
+        assertThat(take(periodic(), true, 1)).isEmpty();
+        clock.advance(Duration.ofDays(-1));
+        BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        assertThat(periodicKeys()).as("the one just taken, dated a day before the others")
+                .contains(taken.path().substring("b/".length()));
+    }
+
+    @Test
     void retentionKeepsTheBackupsItIsToldToKeepForDrills() {
         for (int i = 0; i < 3; i++) {
             etcd.revision = 10 + i;

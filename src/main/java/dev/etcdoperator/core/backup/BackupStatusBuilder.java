@@ -120,9 +120,15 @@ public final class BackupStatusBuilder {
      * or not) and, while drills are on, the backup due for a drill or being drilled.
      */
     public static Set<String> keptForDrills(EtcdBackupStatus status, String bucket, Integer every) {
+        return keptForDrills(status, bucket, every, null);
+    }
+
+    /** @param drilling the path of the backup a drill is restoring now (a scheduled one too), or null */
+    public static Set<String> keptForDrills(EtcdBackupStatus status, String bucket, Integer every, String drilling) {
         Set<String> keys = new LinkedHashSet<>();
         keyIn(bucket, status.getLastVerifiedBackupPath()).ifPresent(keys::add);
         drillDue(every, status).flatMap(path -> keyIn(bucket, path)).ifPresent(keys::add);
+        keyIn(bucket, drilling).ifPresent(keys::add);
         return keys;
     }
 

@@ -122,6 +122,10 @@ class BackupStatusBuilderTest {
         builder.drilled(status, "b/p_v1", 1, new DrillVerdict.Outcome(true, DrillVerdict.VERIFIED, "ok"), T, 1L);
         builder.succeeded(status, takenWithKeyspace("b/p_v2", 2), T, 1L);
         assertThat(BackupStatusBuilder.keptForDrills(status, "b", 1)).containsExactlyInAnyOrder("p_v1", "p_v2");
+        // a drill still restoring an older backup (scheduled, or due before later backups were taken) keeps it
+        assertThat(BackupStatusBuilder.keptForDrills(status, "b", null, "b/p_v0"))
+                .containsExactlyInAnyOrder("p_v1", "p_v0");
+        assertThat(BackupStatusBuilder.keptForDrills(status, "b", null, "other-bucket/p_v0")).containsExactly("p_v1");
         assertThat(BackupStatusBuilder.keptForDrills(status, "b", null)).as("drills switched off: still kept")
                 .containsExactly("p_v1");
         assertThat(BackupStatusBuilder.keptForDrills(status, "other", 1)).as("another bucket").isEmpty();
