@@ -83,12 +83,16 @@ public final class QuorumRecoveryPlanner {
             return Optional.of(new QuorumLost(m, RESTORING_FROM_BACKUP, m));
         }
         Optional<MemberPod> member = o.livePod(r.member());
-        boolean survivorThere = o.livePod(r.survivor()).isPresent() || o.terminatingPod(r.survivor());
+        boolean survivorLive = o.livePod(r.survivor()).isPresent();
         if (!member.map(MemberPod::running).orElse(false)) {
-            if (member.isPresent() && member.get().stopped() && !survivorThere) {
-                // the survivor is retired: the member's data is the only copy, never deleted by the operator
-                String m = "Member " + r.member() + ", which runs on the copy of survivor " + r.survivor() + "'s data"
-                        + " (the only copy left), has ended. The operator deletes nothing: read its logs (kubectl logs "
+            if (member.isPresent() && member.get().stopped() && (!survivorLive || r.memberProven())) {
+                // the survivor is going (retired, its claim with it) or the member served as the recovered cluster
+                // (it may hold writes the survivor lacks): the member's data is never deleted by the operator
+                String why = survivorLive ? "after it answered as the recovered cluster (it may hold writes that"
+                        + " survivor " + r.survivor() + " lacks)" : "while survivor " + r.survivor() + " is retired or"
+                        + " going (the member's data is the only copy left)";
+                String m = "Member " + r.member() + ", which runs on the copy of survivor " + r.survivor() + "'s data,"
+                        + " has ended " + why + ". The operator deletes nothing: read its logs (kubectl logs "
                         + r.member() + " -c etcd); if its data is lost, restore the cluster from a backup.";
                 return Optional.of(new QuorumLost(m, RECOVERY_MEMBER_ENDED, m));
             }

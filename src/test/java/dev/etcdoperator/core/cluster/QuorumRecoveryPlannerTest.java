@@ -247,16 +247,43 @@ class QuorumRecoveryPlannerTest {
     @Test
     void aRecoveryMemberThatEndsOnceTheSurvivorIsRetiredIsNeverDeleted() {
         String member = "demo-r000000000";
-        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null).answeredAt(480);
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
         ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
                 null, UID, false, recovery, null));
         f.podOnly(member, false, true);
-        // the survivor is still there: the member's copy can be made again from it
+        // it never answered and the survivor is still there: the member's copy can be made again from it
         assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
         f.podGone("demo-a").podGone("demo-b").podGone("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
             assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
             assertThat(q.message()).contains("only copy", "deletes nothing");
+        });
+    }
+
+    @Test
+    void aRecoveryMemberThatEndsWhileTheSurvivorsPodTerminatesIsNeverDeleted() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, recovery, null));
+        f.podOnly(member, false, true).podTerminating("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
+            assertThat(q.message()).contains("only copy", "deletes nothing");
+        });
+    }
+
+    @Test
+    void aRecoveryMemberThatEndsAfterItAnsweredAsTheRecoveredClusterIsNeverDeleted() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null).answeredAt(480);
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, recovery, null));
+        f.podOnly(member, false, true);
+        // the survivor is still there, but the member may have taken writes the survivor lacks
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
+            assertThat(q.message()).contains("may hold writes", "deletes nothing");
         });
     }
 
