@@ -513,8 +513,10 @@ public final class ClusterPlanner {
         }
         // 9. learners
         for (Seat l : learners) {
-            if (!l.started() && l.pod().map(p -> p.stopped() && !p.terminating()).orElse(false)) {
-                // an ended pod never runs again, and nothing else would make it anew
+            if (!l.started() && l.pod().map(p -> (p.stopped() || p.crashLooping()) && !p.terminating()).orElse(false)) {
+                // an ended pod never runs again, and nothing else would make it anew; one whose etcd fails before it
+                // ever joined may carry a member list that changed since its pod was made (a dead member removed
+                // meanwhile): etcd refuses that for good, and rule 3 makes the pod anew from the list as it is
                 return new DeletePod(l.name(), DeletePod.LEARNER_FAILED);
             }
             if (!l.podRunning()) {

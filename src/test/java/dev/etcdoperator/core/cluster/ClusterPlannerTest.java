@@ -921,6 +921,18 @@ class ClusterPlannerTest {
     }
 
     @Test
+    void aLearnerWhoseEtcdFailsBeforeItJoinedIsMadeAgainFromTheMemberListAsItIs() {
+        // its pod was made with a member list that changed before its etcd started (a dead member removed
+        // meanwhile): etcd refuses it on every restart in the pod
+        ClusterFixture f = running(3, V).size(4).addedNotStarted("demo-d").podOnly("demo-d", true, false)
+                .podCrashLooping("demo-d");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-d", DeletePod.LEARNER_FAILED));
+        f.podGone("demo-d");
+        assertThat(plan(f)).isInstanceOfSatisfying(Step.CreateMemberPod.class,
+                c -> assertThat(c.reason()).isEqualTo(Step.CreateMemberPod.STARTING_ADDED_MEMBER));
+    }
+
+    @Test
     void pausedIsPausedWhateverElse() {
         assertThat(plan(fresh(3, V).paused())).isEqualTo(new Paused());
         assertThat(plan(running(3, V).dead("demo-b").dead("demo-c").paused())).isEqualTo(new Paused());
