@@ -106,6 +106,11 @@ public final class QuorumRecoveryPlanner {
                         + " to finish terminating before creating it again."));
             }
             Optional<MemberPod> survivor = o.livePod(r.survivor());
+            if (survivor.isPresent() && survivor.get().stopped() && o.persistent()
+                    && o.claims().contains(r.survivor())) {
+                // its pod ended (evicted: the pod stays, Failed) but its data is on its claim: made anew there
+                return Optional.of(new DeletePod(r.survivor(), DeletePod.POD_STOPPED));
+            }
             if (survivor.isEmpty() && !o.terminatingPod(r.survivor()) && o.persistent()
                     && o.claims().contains(r.survivor())) {
                 // its pod went (evicted, drained) but its data is on its claim: it comes back there first

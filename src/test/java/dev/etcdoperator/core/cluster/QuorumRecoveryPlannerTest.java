@@ -288,6 +288,21 @@ class QuorumRecoveryPlannerTest {
     }
 
     @Test
+    void aSurvivorOnAClaimWhosePodWasEvictedBeforeTheCopyIsMadeAnewOnItsClaim() {
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", "demo-r000000000", 480, 950, null);
+        ClusterFixture f = ClusterFixture.running(3, V).persistent().dead("demo-a").dead("demo-b")
+                .withoutClaim("demo-a").withoutClaim("demo-b").podStopped("demo-c").unhealthy("demo-c")
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery, null));
+        // the evicted pod stays (Failed): it is deleted, its claim kept, and the pod made again on the claim
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-c", DeletePod.POD_STOPPED));
+        f.podGone("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class, c -> {
+            assertThat(c.name()).isEqualTo("demo-c");
+            assertThat(c.reason()).isEqualTo(CreateMemberPod.RECREATING_IN_PLACE);
+        });
+    }
+
+    @Test
     void aSurvivorOnAClaimWhosePodWentBeforeTheCopyComesBackOnItsClaim() {
         QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", "demo-r000000000", 480, 950, null);
         ClusterFixture f = ClusterFixture.running(3, V).persistent().dead("demo-a").dead("demo-b")
