@@ -443,7 +443,28 @@ final class ClusterObserver {
     }
 
     private static boolean containerRunning(Pod pod) {
-        return etcdStatus(pod).filter(s -> s.getState() != null && s.getState().getRunning() != null).isPresent();
+        return etcdStatus(pod).filter(s -> s.getState() != null && s.getState().getRunning() != null
+                && runsSpecVersion(pod, s)).isPresent();
+    }
+
+    /**
+     * Whether the etcd container runs the version its pod's spec names: after the operator changes a member's image
+     * its old etcd runs on, and answers, until the node restarts the container; until then the member is not
+     * counted as running the new version, so that the next member is not changed beside it. Only versions are
+     * compared (a tag the status reports in another form, a digest, says nothing either way).
+     */
+    static boolean runsSpecVersion(Pod pod, ContainerStatus status) {
+        String wanted = ClusterResources.podVersion(pod);
+        String running = status.getImage() == null || !status.getImage().contains(":") ? null
+                : status.getImage().substring(status.getImage().lastIndexOf(':') + 1);
+        if (running != null && running.startsWith("v")) {
+            running = running.substring(1);
+        }
+        if (wanted == null || running == null || dev.etcdoperator.core.cluster.Version.parse(wanted).isEmpty()
+                || dev.etcdoperator.core.cluster.Version.parse(running).isEmpty()) {
+            return true;
+        }
+        return wanted.equals(running);
     }
 
     /** The status of the pod's etcd container, once the node reported one. */

@@ -145,6 +145,34 @@ class ClusterObserverTest {
                 .satisfies(p -> assertThat(p.otherRepository()).isTrue());
     }
 
+    private static Pod runningImage(String specImage, String statusImage) {
+        return Serialization.unmarshal("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: demo-a, namespace: prod}
+                spec: {containers: [{name: etcd, image: "%s"}]}
+                status:
+                  phase: Running
+                  containerStatuses: [{name: etcd, ready: true, restartCount: 0, image: "%s", imageID: x,
+                    state: {running: {startedAt: '2026-01-01T00:00:00Z'}}}]
+                """.formatted(specImage, statusImage), Pod.class);
+    }
+
+    @Test
+    void aMemberWhoseOldEtcdStillRunsAfterItsVersionChangedIsNotRunningUntilTheNodeRestartsIt() {
+        assertThat(ClusterObserver.memberPod(runningImage("quay.io/coreos/etcd:v3.6.16", "quay.io/coreos/etcd:v3.5.35"))
+                .running()).as("the node has not restarted it yet").isFalse();
+        assertThat(ClusterObserver.memberPod(runningImage("quay.io/coreos/etcd:v3.6.16", "quay.io/coreos/etcd:v3.6.16"))
+                .running()).isTrue();
+        // the status in another form says nothing either way
+        assertThat(ClusterObserver.memberPod(runningImage("quay.io/coreos/etcd:v3.6.16",
+                "quay.io/coreos/etcd@sha256:0123abcd")).running()).isTrue();
+        assertThat(ClusterObserver.memberPod(runningImage("registry.example/etcd@sha256:0123abcd",
+                "registry.example/etcd:v3.5.35")).running()).isTrue();
+        assertThat(ClusterObserver.memberPod(runningImage("quay.io/coreos/etcd:v3.6.16", "docker.io/coreos/etcd:3.6.16"))
+                .running()).as("another registry form of the same version").isTrue();
+    }
+
     @Test
     void aPodWhoseInitContainerFailedNeverStartedEtcd() {
         assertThat(ClusterObserver.memberPod(pod("Failed", "{waiting: {reason: PodInitializing}}")))
