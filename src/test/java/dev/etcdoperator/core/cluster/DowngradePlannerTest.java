@@ -47,6 +47,21 @@ class DowngradePlannerTest {
     }
 
     @Test
+    void noDowngradeIsEnabledOrCarriedOnWhileAMemberIsAway() {
+        // on claims, its pod stuck terminating on a lost node: it would come back later on the older binary over
+        // data never rewritten
+        ClusterFixture f = running(5, NEW).persistent().version(OLD).allowDowngrade().podTerminating("demo-e")
+                .unhealthy("demo-e");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY);
+            assertThat(w.message()).contains("demo-e", "rewrite its data");
+        });
+        ClusterFixture enabled = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0")
+                .podStopped("demo-c").unhealthy("demo-c");
+        assertThat(plan(enabled)).isNotInstanceOf(Step.DowngradeMember.class);
+    }
+
+    @Test
     void whileMembersRewriteTheirDataTheOperatorWaitsAndNamesThem() {
         ClusterFixture f = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
         f.storageVersion("demo-a", "3.6.0").storageVersion("demo-b", "3.6.0");
