@@ -111,6 +111,12 @@ public final class RestorePlanner {
             return new RestoreAction.Advance(RestorePhase.Done, "the restored cluster is available with "
                     + cluster.size() + " members");
         }
+        if (cluster.seedFailure() != null && cluster.healthyMembers() == 0 && cluster.readyMembers() == 0) {
+            // the seed runs once: nothing would bring it back, and a restore that never ends holds the cluster
+            return new RestoreAction.Fail(REASON_SEED_FAILED, "the seed member failed before the cluster grew ("
+                    + cluster.seedFailure() + ") and no member is healthy or ready: the restored data may be gone"
+                    + " with it. The restored cluster is left as it is; if it does not recover, restore it again");
+        }
         return new RestoreAction.Wait("the restored cluster has " + cluster.healthyMembers() + " of " + cluster.size()
                 + " members healthy" + unplaced(cluster));
     }

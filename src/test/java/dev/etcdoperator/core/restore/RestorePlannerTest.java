@@ -53,6 +53,22 @@ class RestorePlannerTest {
     }
 
     @Test
+    void a_seed_that_fails_while_the_cluster_grows_with_no_member_left_ends_the_restore() {
+        ClusterSeen seedDied = new ClusterSeen(true, CREATED_UID, ME, null, false, 3, 0, 0, 3, false,
+                "container etcd of pod alpha-s exited with 137");
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, seedDied))
+                .isInstanceOfSatisfying(RestoreAction.Fail.class, f -> {
+                    assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_SEED_FAILED);
+                    assertThat(f.message()).contains("exited with 137", "left as it is");
+                });
+        // a member still ready (its etcd briefly unhealthy) holds the data: waited for
+        ClusterSeen oneReady = new ClusterSeen(true, CREATED_UID, ME, null, false, 3, 0, 1, 3, false,
+                "container etcd of pod alpha-s exited with 137");
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, oneReady))
+                .isInstanceOf(RestoreAction.Wait.class);
+    }
+
+    @Test
     void a_template_being_deleted_is_waited_for_and_so_are_its_pods() {
         ClusterSeen going = new ClusterSeen(true, TEMPLATE_UID, null, ME, true, 3, 3, 3, 3, true, null);
         assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, going)).isInstanceOf(RestoreAction.Wait.class);
