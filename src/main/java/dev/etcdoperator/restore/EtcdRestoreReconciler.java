@@ -36,6 +36,7 @@ import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.storage.ObjectVersion;
 import dev.etcdoperator.storage.S3Credentials;
+import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.StatusChange;
 import dev.etcdoperator.support.WorkerPool;
@@ -207,6 +208,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             status.setClusterAnnotations(withoutRestoreAnnotations(passed.template().getMetadata().getAnnotations()));
             status.setBackupSha256(passed.backup().sha256());
             status.setSnapshotSha256(passed.backup().encrypted() ? passed.backup().snapshotSha256() : null);
+            status.setBackupKeyFingerprint(passed.backup().keyFingerprint());
             status.setBackupSize(passed.backup().size());
             status.setRestoredRevision(passed.backup().revision());
             status.setConsecutiveFailures(0);
@@ -555,8 +557,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         S3Location location = S3Location.parse(spec(restore).getS3().getPath());
         ObjectVersion verified = status.getBackupETag() == null ? null
                 : new ObjectVersion(status.getBackupETag(), status.getBackupVersionId());
-        try (BackupStorage.Store store = storage.open(S3Credentials.settings(client,
-                restore.getMetadata().getNamespace(), spec(restore).getS3()))) {
+        S3Settings settings = S3Credentials.settings(client, restore.getMetadata().getNamespace(), spec(restore).getS3());
+        requireVerifiedKey(status, settings);
+        try (BackupStorage.Store store = storage.open(settings)) {
             Optional<ObjectVersion> now = store.head(location, clock.instant().plus(STORE_CALL_TIME));
             if (now.isEmpty()) {
                 return Optional.of("the backup " + location + " was deleted after the preflight verified it");
@@ -589,9 +592,28 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         S3Location location = S3Location.parse(spec(restore).getS3().getPath());
         ObjectVersion verified = restore.getStatus().getBackupETag() == null ? null
                 : new ObjectVersion(restore.getStatus().getBackupETag(), restore.getStatus().getBackupVersionId());
-        try (BackupStorage.Store store = storage.open(S3Credentials.settings(client,
-                restore.getMetadata().getNamespace(), spec(restore).getS3()))) {
+        S3Settings settings = S3Credentials.settings(client, restore.getMetadata().getNamespace(), spec(restore).getS3());
+        requireVerifiedKey(restore.getStatus(), settings);
+        try (BackupStorage.Store store = storage.open(settings)) {
             putUrl(restore, store, location, verified);
+        }
+    }
+
+    /**
+     * A client-side encrypted backup is served decrypted with the key in the Secret now: it must be the key the
+     * preflight decrypted it with (a Secret rewritten meanwhile is refused, and tried again until it holds it).
+     */
+    private static void requireVerifiedKey(EtcdRestoreStatus status, S3Settings settings) {
+        String verified = status.getBackupKeyFingerprint();
+        if (verified == null) {
+            return;
+        }
+        String now = settings.clientKey() == null ? null : settings.clientKey().fingerprint();
+        if (!verified.equals(now)) {
+            throw new BackupFailure(BackupFailure.ENCRYPTION_KEY_INVALID, "the preflight decrypted the backup with the"
+                    + " key of fingerprint " + verified + ", and the key Secret (s3.clientSideEncryption) now holds "
+                    + (now == null ? "none" : "the key of fingerprint " + now) + ": put that key back; the restore"
+                    + " goes on once it is there", true);
         }
     }
 

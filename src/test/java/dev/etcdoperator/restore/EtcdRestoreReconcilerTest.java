@@ -156,6 +156,25 @@ class EtcdRestoreReconcilerTest {
                 .doesNotContainKey(RestoreAnnotations.RESTORING);
     }
 
+    /** The key Secret of an encrypted backup rewritten after the preflight: the template stays until it is back. */
+    @Test
+    void anEncryptionKeyChangedAfterThePreflightKeepsTheTemplateAndIsRetried() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setSnapshotSha256("cd".repeat(32));
+        // the preflight decrypted it with key f1; the restore's s3 names no key now
+        restore.getStatus().setBackupKeyFingerprint("f1");
+        reconcile(restore);
+
+        assertThat(restore.getStatus().getPhase()).as("retried, not failed").isEqualTo("Deleting");
+        assertThat(cluster(CLUSTER).getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(warnings("r1")).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("EncryptionKeyInvalid");
+            assertThat(e.getMessage()).contains("fingerprint f1", "put that key back");
+        });
+    }
+
     // ---- item: the restore acts on what its preflight verified
 
     @Test

@@ -48,6 +48,10 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("Hex SHA-256 of the backup, as read and verified by the preflight.")
     private String backupSha256;
 
+    @JsonPropertyDescription("With a client-side encrypted backup: the fingerprint of the key the preflight decrypted it"
+            + " with; the restore goes on only while the key Secret holds that key.")
+    private String backupKeyFingerprint;
+
     @JsonPropertyDescription("With a client-side encrypted backup: hex SHA-256 of the decrypted snapshot, as the "
             + "preflight verified it; the seed member checks what it receives against it.")
     private String snapshotSha256;
@@ -264,6 +268,14 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @Override
     public void setObservedGeneration(Long observedGeneration) {
         this.observedGeneration = observedGeneration;
+    }
+
+    public String getBackupKeyFingerprint() {
+        return backupKeyFingerprint;
+    }
+
+    public void setBackupKeyFingerprint(String backupKeyFingerprint) {
+        this.backupKeyFingerprint = backupKeyFingerprint;
     }
 
     public String getSnapshotSha256() {
