@@ -144,8 +144,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         RestorePhase phase = phase(status);
         if (phase == RestorePhase.Done || phase == RestorePhase.Failed) {
             workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
-            finish(restore);
-            return change.control(restore);
+            // a clean-up that failed is tried again soon: nothing else wakes an ended restore
+            return finish(restore) ? change.control(restore)
+                    : change.control(restore).rescheduleAfter(WHILE_BUSY.multipliedBy(5));
         }
         if (phase == null || phase == RestorePhase.Preflight) {
             Validation validation = validator.validate(restore.getSpec());
@@ -493,8 +494,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                     : " (revision " + status.getRestoredRevision() + ")") + ": " + advance.message() + ".");
             metrics.finished(restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
                     spec(restore).getEtcdCluster().getName(), true);
-            finish(restore);
-            return change.control(restore);
+            return finish(restore) ? change.control(restore)
+                    : change.control(restore).rescheduleAfter(WHILE_BUSY.multipliedBy(5));
         }
         progress(restore, advance.to(), advance.message());
         // the change that moved this phase on may already satisfy the next one, and no other event would say so
@@ -637,7 +638,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     }
 
     /** A restore that ended keeps nothing: its Secret is deleted and its mark on the template removed. */
-    private void finish(EtcdRestore restore) {
+    /** @return whether everything the restore leaves behind is cleaned up */
+    private boolean finish(EtcdRestore restore) {
         linkedHere.remove(restore.getMetadata().getUid());
         stagingConsidered.removeIf(tag -> tag.startsWith(restore.getMetadata().getUid() + "@"));
         try {
@@ -653,10 +655,12 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             }
             lock.release(restore.getMetadata().getNamespace(), spec(restore).getEtcdCluster().getName(),
                     restore.getMetadata().getName());
+            return true;
         } catch (RuntimeException e) {
-            LOG.warnf("EtcdRestore %s/%s ended; cleaning up its Secret and mark failed (tried again at its next"
-                    + " reconcile): %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+            LOG.warnf("EtcdRestore %s/%s ended; cleaning up its Secret and mark failed (tried again in a few"
+                    + " seconds): %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
                     e.getMessage());
+            return false;
         }
     }
 
@@ -680,8 +684,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 spec(restore).getEtcdCluster().getName(), false);
         LOG.warnf("EtcdRestore %s/%s failed in phase %s (%s): %s", restore.getMetadata().getNamespace(),
                 restore.getMetadata().getName(), phase, reason, message);
-        finish(restore);
-        return change.control(restore);
+        return finish(restore) ? change.control(restore)
+                : change.control(restore).rescheduleAfter(WHILE_BUSY.multipliedBy(5));
     }
 
     /** The condition of the current phase says what is going on. */
