@@ -7,6 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -27,6 +28,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 final class ClusterTls {
     static final String REASON_MISSING = "TLSSecretMissing";
     static final String REASON_INVALID = "TLSSecretInvalid";
+    private static final String UNUSABLE = "; etcd would not start on it.";
     /** The Secrets changed so that members still on the old content and members on the new would not trust each other. */
     static final String REASON_UNSAFE_CHANGE = "TLSChangeUnsafe";
 
@@ -34,9 +36,15 @@ final class ClusterTls {
      * What the secrets gave: the operator's client TLS (null when members serve plain http) and the layout of each
      * secret, or a problem.
      */
-    record Loaded(EtcdTls clientTls, MemberTlsKeys keys, String problem, List<CertificateValidity> certificates) {
+    /** @param reason why it cannot be used ({@link #REASON_MISSING}, {@link #REASON_INVALID}), with the problem */
+    record Loaded(EtcdTls clientTls, MemberTlsKeys keys, String problem, List<CertificateValidity> certificates,
+            String reason) {
         Loaded {
             certificates = certificates == null ? List.of() : List.copyOf(certificates);
+        }
+
+        Loaded(EtcdTls clientTls, MemberTlsKeys keys, String problem, List<CertificateValidity> certificates) {
+            this(clientTls, keys, problem, certificates, problem == null ? null : REASON_MISSING);
         }
 
         boolean ok() {
@@ -87,9 +95,10 @@ final class ClusterTls {
                     TlsSecretKeys.CLIENT);
         }
         if (!problems.isEmpty()) {
+            boolean onlyInvalid = problems.stream().allMatch(p -> p.contains(UNUSABLE));
             return new Loaded(null, null, String.join(" ", problems)
-                    + " The operator creates and changes nothing for this cluster until the secrets are there.",
-                    List.of());
+                    + " The operator creates and changes nothing for this cluster until the secrets are "
+                    + (onlyInvalid ? "fixed." : "there."), List.of(), onlyInvalid ? REASON_INVALID : REASON_MISSING);
         }
         MemberTlsKeys keys = new MemberTlsKeys(peerFound == null ? TlsSecretKeys.PEER : peerFound.keys(),
                 serverFound == null ? TlsSecretKeys.SERVER : serverFound.keys(),
@@ -192,6 +201,13 @@ final class ClusterTls {
             }
             problems.add("Secret " + namespace + "/" + name + " (" + field + ") has no key "
                     + String.join(", ", missing) + "; it must hold " + TlsSecretKeys.accepted(coreos) + ".");
+            return null;
+        }
+        Optional<String> mismatch = KeyMatch.mismatch(SecretData.value(secret, keys.get().cert()),
+                SecretData.value(secret, keys.get().key()));
+        if (mismatch.isPresent()) {
+            problems.add("Secret " + namespace + "/" + name + " (" + field + "): " + mismatch.get() + " ("
+                    + keys.get().key() + ", " + keys.get().cert() + ")" + UNUSABLE);
             return null;
         }
         return new Found(name, keys.get(), secret);

@@ -206,7 +206,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             if (!tls.ok()) {
                 // members without the TLS asked for would expose their data, and members with half of it
                 // would not start: create and change nothing until the secrets are there
-                return refuseTls(cluster, change, ClusterTls.REASON_MISSING, tls.problem());
+                return refuseTls(cluster, change, tls.reason(), tls.problem());
             }
             clientTls = tls.clientTls();
             tlsKeys = tls.keys();

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * format write) only with BouncyCastle, which the operator does not ship. This rewraps those two as PKCS#8, with
  * the JDK alone.
  */
-final class PemPrivateKeys {
+public final class PemPrivateKeys {
     private static final Pattern PEM = Pattern.compile(
             "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)\\s*-----END \\1-----");
     private static final byte[] RSA_ALGORITHM = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86,
@@ -25,7 +25,7 @@ final class PemPrivateKeys {
     }
 
     /** The key as PKCS#8 PEM; a PKCS#8 key comes back as it was. */
-    static byte[] toPkcs8(byte[] pem) {
+    public static byte[] toPkcs8(byte[] pem) {
         String text = new String(pem, StandardCharsets.US_ASCII);
         Matcher m = PEM.matcher(text);
         while (m.find()) {

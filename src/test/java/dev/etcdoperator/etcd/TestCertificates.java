@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /** A throw-away CA, a server certificate for one IP and a client certificate, made with the machine's openssl. */
 public record TestCertificates(Path dir) {
 
-    static boolean opensslAvailable() {
+    public static boolean opensslAvailable() {
         try {
             Process p = new ProcessBuilder("openssl", "version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
