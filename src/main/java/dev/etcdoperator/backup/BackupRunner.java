@@ -87,6 +87,7 @@ final class BackupRunner {
             if (periodic) {
                 stored = store.periodicBackups(location, deadline);
                 refuse(BackupPlanner.checkPrefix(stored, request.owner(), location.toString()));
+                refuse(BackupPlanner.checkOwnBackups(stored, request.owner(), source, location.toString()));
                 target = location.withKey(BackupNames.periodicKey(location.key(), source.revision(), start));
             } else {
                 target = location;
@@ -113,7 +114,7 @@ final class BackupRunner {
                     Set<String> kept = new java.util.HashSet<>(keep);
                     kept.add(target.key());
                     for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
-                            maxBackups, used, kept)) {
+                            maxBackups, used, kept, source.clusterIdHex())) {
                         inTime(deadline, timeout, "applying retention");
                         store.delete(location.withKey(old.key()), deadline);
                         deleted.add(location.bucket() + "/" + old.key());

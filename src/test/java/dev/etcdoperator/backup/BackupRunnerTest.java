@@ -143,6 +143,43 @@ class BackupRunnerTest {
         assertThat(store.deleted).as("nothing deleted after the change").hasSize(2);
     }
 
+    /** The same changes when the status that remembers the last backup is lost (the EtcdBackup made again). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"emptied", "replaced by a larger cluster", "restored from an older backup"})
+    void anEtcdBackupMadeAgainOnItsOldPathNeverPushesOutTheGoodOnes(String change) {
+        for (int i = 0; i < 5; i++) {
+            etcd.revision = 1000 + 10 * i;
+            assertThat(take(periodic(), true, 3)).isEmpty();
+        }
+        List<String> good = periodicKeys();
+        String expected = switch (change) {
+            case "emptied" -> {
+                etcd.revision = 3;
+                yield BackupFailure.REVISION_WENT_BACK;
+            }
+            case "replaced by a larger cluster" -> {
+                etcd.clusterId = 0x77;
+                etcd.revision = 50_000;
+                yield BackupFailure.CLUSTER_CHANGED;
+            }
+            default -> {
+                etcd.clusterId = 0x78;
+                etcd.revision = 900;
+                yield BackupFailure.CLUSTER_CHANGED;
+            }
+        };
+        clusterUid = "uid-2";
+        for (int i = 0; i < 2 * 3 + 1; i++) {
+            etcd.revision++;
+            status.setEtcdRevision(null);
+            status.setEtcdClusterID(null);
+            status.setClusterUID(null);
+            assertThat(take(periodic(), true, 3)).map(BackupFailure::reason).contains(expected);
+        }
+        assertThat(periodicKeys()).isEqualTo(good);
+        assertThat(store.deleted).as("nothing deleted after the change").hasSize(2);
+    }
+
     @Test
     void theStatusRecordsTheClusterBackedUpAndTheObjectCarriesIt() {
         etcd.revision = 10;

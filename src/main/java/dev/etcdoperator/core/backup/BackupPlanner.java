@@ -17,8 +17,10 @@ import java.util.stream.Collectors;
  * <li>a key, or a periodic prefix, belongs to one EtcdBackup: an object there that another EtcdBackup (or anyone
  * else) wrote is never replaced ({@link BackupFailure#PATH_IN_USE});</li>
  * <li>a one-shot backup replaces its own earlier object at the key only with one of the same cluster, no older;</li>
- * <li>retention deletes only this EtcdBackup's periodic backups, never the newest of the highest revision, and
- * never the last one a restore drill verified.</li>
+ * <li>the same holds for the periodic backups this EtcdBackup already took under its prefix, for when the status
+ * that remembers the last one is lost;</li>
+ * <li>retention deletes only this EtcdBackup's periodic backups of the cluster it just backed up, never the newest
+ * of the highest revision, and never the last one a restore drill verified.</li>
  * </ul>
  */
 public final class BackupPlanner {
@@ -121,6 +123,36 @@ public final class BackupPlanner {
     }
 
     /**
+     * Checks this owner's periodic backups already under the prefix against the source, as {@link #checkSource}
+     * checks the status: the status is lost when the EtcdBackup is deleted and created again under the same name,
+     * and its prefix may then hold backups of a cluster that the new source is not.
+     */
+    public static Optional<Refusal> checkOwnBackups(List<StoredBackup> underPrefix, String owner,
+            SourceChoice.Candidate source, String location) {
+        List<StoredBackup> mine = underPrefix.stream().filter(b -> owner.equals(b.owner())).toList();
+        String id = source.clusterIdHex();
+        Optional<StoredBackup> ofAnother = mine.stream()
+                .filter(b -> id != null && b.clusterId() != null && !b.clusterId().equalsIgnoreCase(id)).findFirst();
+        if (ofAnother.isPresent()) {
+            return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "the prefix " + location + " holds backups"
+                    + " this EtcdBackup took of etcd cluster " + ofAnother.get().clusterId() + " (e.g. "
+                    + ofAnother.get().key() + "), and member " + source.clientUrl() + " belongs to etcd cluster " + id
+                    + ": it is another cluster (or one restored or re-created); the earlier backups are kept. To back"
+                    + " up this cluster, give this EtcdBackup its own s3.path"));
+        }
+        Optional<StoredBackup> newest = mine.stream().filter(b -> b.revision() != null)
+                .max(java.util.Comparator.comparingLong(StoredBackup::revision));
+        if (newest.isPresent() && newest.get().revision() > source.revision()) {
+            return Optional.of(new Refusal(BackupFailure.REVISION_WENT_BACK, "the newest revision any member has is "
+                    + source.revision() + " (" + source.clientUrl() + "), lower than that of the backup "
+                    + newest.get().key() + " this EtcdBackup took under " + location + " (" + newest.get().revision()
+                    + "): the cluster lost data or was replaced; the earlier backups are kept. To back it up as it is"
+                    + " now, give this EtcdBackup its own s3.path"));
+        }
+        return Optional.empty();
+    }
+
+    /**
      * The periodic backups under the prefix that retention deletes (see {@link Retention}); only this owner's,
      * read from their names, and none that a restore is using.
      *
@@ -128,13 +160,18 @@ public final class BackupPlanner {
      */
     public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
             int maxBackups, Set<String> inUse) {
-        return retention(prefix, underPrefix, owner, maxBackups, inUse, Set.of());
+        return retention(prefix, underPrefix, owner, maxBackups, inUse, Set.of(), null);
     }
 
-    /** @param keep keys retention keeps whatever the count (the last verified backup, the one being drilled) */
+    /**
+     * @param keep      keys retention keeps whatever the count (the last verified backup, the one being drilled)
+     * @param clusterId the etcd cluster ID (hex) of the backup just taken, or null: backups that record another
+     *                  are neither counted nor deleted
+     */
     public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
-            int maxBackups, Set<String> inUse, Set<String> keep) {
+            int maxBackups, Set<String> inUse, Set<String> keep, String clusterId) {
         List<BackupNames.Periodic> mine = underPrefix.stream().filter(b -> owner.equals(b.owner()))
+                .filter(b -> clusterId == null || b.clusterId() == null || b.clusterId().equalsIgnoreCase(clusterId))
                 .flatMap(b -> BackupNames.parsePeriodic(prefix, b.key()).stream()).toList();
         return Retention.toDelete(mine, maxBackups, keep).stream().filter(b -> !inUse.contains(b.key())).toList();
     }

@@ -95,6 +95,40 @@ class BackupPlannerTest {
     }
 
     @Test
+    void aPeriodicPrefixIsCheckedAgainstTheSourceAsTheStatusIs() {
+        var mine = new StoredBackup("p_v100_2026-11-30-08:00:00", ME, 100L, "abcd");
+        var legacy = new StoredBackup("p_v90_2026-11-30-07:00:00", ME, 90L, null);
+        var others = new StoredBackup("p_v900_2026-11-30-09:00:00", "ns/x", 900L, "ffff");
+        assertThat(BackupPlanner.checkOwnBackups(List.of(), ME, member(1, ID), "b/p")).isEmpty();
+        assertThat(BackupPlanner.checkOwnBackups(List.of(mine, legacy, others), ME, member(100, ID), "b/p")).isEmpty();
+        assertThat(BackupPlanner.checkOwnBackups(List.of(mine), ME, member(101, ID), "b/p")).isEmpty();
+        assertThat(reason(BackupPlanner.checkOwnBackups(List.of(legacy, mine), ME, member(99, ID), "b/p")))
+                .contains(BackupFailure.REVISION_WENT_BACK);
+        for (long revision : new long[] {1, 100, 1_000_000}) {
+            Optional<Refusal> refusal = BackupPlanner.checkOwnBackups(List.of(legacy, mine), ME, member(revision, 0x77),
+                    "b/p");
+            assertThat(reason(refusal)).as("revision %d", revision).contains(BackupFailure.CLUSTER_CHANGED);
+            assertThat(refusal.orElseThrow().message()).contains("abcd", "77", mine.key(), "s3.path");
+        }
+        assertThat(BackupPlanner.checkOwnBackups(List.of(legacy), ME, member(95, ID), "b/p")).isEmpty();
+    }
+
+    @Test
+    void retentionCountsAndDeletesOnlyBackupsOfTheClusterJustBackedUp() {
+        var a1 = new StoredBackup("p_v1000_2026-11-30-01:00:00", ME, 1000L, "aaaa");
+        var a2 = new StoredBackup("p_v1010_2026-11-30-02:00:00", ME, 1010L, "aaaa");
+        var b1 = new StoredBackup("p_v5_2026-11-30-03:00:00", ME, 5L, "bbbb");
+        var b2 = new StoredBackup("p_v6_2026-11-30-04:00:00", ME, 6L, "bbbb");
+        var b3 = new StoredBackup("p_v7_2026-11-30-05:00:00", ME, 7L, "bbbb");
+        var legacy = new StoredBackup("p_v1_2026-11-30-00:00:00", ME, 1L, null);
+        List<StoredBackup> all = List.of(a1, a2, b1, b2, b3, legacy);
+        assertThat(BackupPlanner.retention("p", all, ME, 2, Set.of(), Set.of(), "BBBB"))
+                .extracting(BackupNames.Periodic::key).containsExactly(b1.key(), legacy.key());
+        assertThat(BackupPlanner.retention("p", all, ME, 1, Set.of(), Set.of(), "aaaa"))
+                .extracting(BackupNames.Periodic::key).containsExactly(a1.key(), legacy.key());
+    }
+
+    @Test
     void retentionCountsOnlyThisOwnersBackups() {
         var mine1 = new StoredBackup("p_v1_2026-11-30-08:00:00", ME, 1L, null);
         var mine2 = new StoredBackup("p_v2_2026-11-30-09:00:00", ME, 2L, null);
