@@ -1,5 +1,7 @@
 package dev.etcdoperator.api.crd;
 
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -20,7 +22,8 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
  * Finishes the CRDs the build generates (set as {@code quarkus.operator-sdk.crd.post-processor}; runs at build time
  * only): printer columns in the order they are declared on the resource class, where the generator sorts them by
  * JSON path; descriptions for the kind, its spec and status, and the fields of the embedded Kubernetes types
- * ({@link KubernetesDescriptions}), which the generator leaves without.
+ * ({@link KubernetesDescriptions}), which the generator leaves without; and the bounds and patterns that keep out
+ * values the operator could not read ({@link ReadableValueRules}).
  */
 public class CrdPostProcessor implements CRDPostProcessor {
     private static final Map<String, Class<?>> RESOURCES = Map.of("EtcdCluster", EtcdCluster.class,
@@ -46,6 +49,7 @@ public class CrdPostProcessor implements CRDPostProcessor {
                     .getAnnotationsByType(AdditionalPrinterColumn.class)).map(AdditionalPrinterColumn::name).toList();
             for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
                 describe(version.getSchema().getOpenAPIV3Schema(), DESCRIPTIONS.get(crd.getSpec().getNames().getKind()));
+                readable(version.getSchema().getOpenAPIV3Schema(), RESOURCES.get(crd.getSpec().getNames().getKind()));
                 kubernetes.describe(version.getSchema().getOpenAPIV3Schema());
                 if (version.getAdditionalPrinterColumns() != null) {
                     version.getAdditionalPrinterColumns().sort(Comparator.comparingInt(
@@ -60,6 +64,13 @@ public class CrdPostProcessor implements CRDPostProcessor {
         root.setDescription(descriptions.get(0));
         root.getProperties().get("spec").setDescription(descriptions.get(1));
         root.getProperties().get("status").setDescription(descriptions.get(2));
+    }
+
+    /** Spec and status admit only what their Java types can read ({@link ReadableValueRules}). */
+    private static void readable(JSONSchemaProps root, Class<?> resource) {
+        Type[] specAndStatus = ((ParameterizedType) resource.getGenericSuperclass()).getActualTypeArguments();
+        ReadableValueRules.apply(root.getProperties().get("spec"), specAndStatus[0]);
+        ReadableValueRules.apply(root.getProperties().get("status"), specAndStatus[1]);
     }
 
     private static int rank(List<String> declared, String name) {
