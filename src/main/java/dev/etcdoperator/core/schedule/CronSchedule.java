@@ -56,15 +56,16 @@ public final class CronSchedule {
             throw new IllegalArgumentException("\"" + trimmed + "\" is not a schedule: it needs five fields, minute"
                     + " hour day-of-month month day-of-week, as in \"0 3 * * 0\" (Sundays at 03:00 UTC)");
         }
-        ExecutionTime times;
+        CronSchedule schedule;
+        Instant start = Instant.parse("2024-01-01T00:00:00Z");
+        Optional<Instant> first;
         try {
-            times = ExecutionTime.forCron(PARSER.parse(expression).validate());
-        } catch (IllegalArgumentException e) {
+            schedule = new CronSchedule(trimmed, ExecutionTime.forCron(PARSER.parse(expression).validate()));
+            first = schedule.next(start);
+        } catch (RuntimeException e) {
+            // the parser also throws others than IllegalArgumentException for some malformed ranges ("3-/ * * * *")
             throw new IllegalArgumentException("\"" + trimmed + "\" is not a schedule: " + e.getMessage(), e);
         }
-        CronSchedule schedule = new CronSchedule(trimmed, times);
-        Instant start = Instant.parse("2024-01-01T00:00:00Z");
-        Optional<Instant> first = schedule.next(start);
         if (first.isEmpty() || first.get().isAfter(start.atZone(ZoneOffset.UTC).plusYears(YEARS_AHEAD).toInstant())) {
             throw new IllegalArgumentException("\"" + trimmed + "\" is not a schedule: it never fires");
         }

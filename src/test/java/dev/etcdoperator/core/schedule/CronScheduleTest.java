@@ -42,10 +42,33 @@ class CronScheduleTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "   ", "* * * *", "* * * * * *", "0 3 * * * 2026", "61 * * * *", "* 24 * * *",
             "* * 32 * *", "* * * 13 *", "* * * * 8", "a b c d e", "@every 5m", "@reboot", "0 0 30 2 *",
-            "0 0 31 4 *", "$(reboot) * * * *"})
+            "0 0 31 4 *", "$(reboot) * * * *", "3-/ * * * *", "0 0 * * 1-/", "*/0 * * * *", "0-/5 * * * *",
+            "1,,2 * * * *", "-1 * * * *", "*/99999999999 * * * *", "0 0 L-/ * *", "0 0 ? * 7#9"})
     void refusesWhatIsNotAScheduleOrNeverFires(String text) {
         assertThatThrownBy(() -> CronSchedule.parse(text)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageMatching("(?s)(the schedule is empty|\".*\" is not a schedule: .+)");
+    }
+
+    /** Whatever is written, a schedule is parsed or refused as such, never thrown at the caller as something else. */
+    @Test
+    void anyTextIsParsedOrRefusedNeverThrownOtherwise() {
+        java.util.Random random = new java.util.Random(7);
+        String alphabet = "0123456789*/-,?LW#";
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int field = 0; field < 5; field++) {
+                int length = 1 + random.nextInt(4);
+                for (int c = 0; c < length; c++) {
+                    text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+                text.append(field < 4 ? " " : "");
+            }
+            try {
+                CronSchedule.parse(text.toString());
+            } catch (IllegalArgumentException refused) {
+                assertThat(refused.getMessage()).as(text.toString()).contains("is not a schedule");
+            }
+        }
     }
 
     @Test
