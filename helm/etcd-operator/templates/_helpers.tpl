@@ -15,6 +15,13 @@
 {{- end }}
 {{- end }}
 
+{{/*
+The metrics Service: a Service name is a DNS label (63 characters at most), the suffix included.
+*/}}
+{{- define "etcd-operator.metricsServiceName" -}}
+{{- printf "%s-metrics" (include "etcd-operator.fullname" . | trunc 55 | trimSuffix "-") }}
+{{- end }}
+
 {{- define "etcd-operator.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{ include "etcd-operator.selectorLabels" . }}
@@ -68,6 +75,9 @@ HelmChartTest holds the same table and fails on any difference.
 - apiGroups: ["etcd.database.coreos.com"]
   resources: ["etcdrestores"]
   verbs: ["create"]
+- apiGroups: ["etcd.database.coreos.com"]
+  resources: ["etcdclusters/finalizers"]
+  verbs: ["update"]
 - apiGroups: ["etcd.database.coreos.com"]
   resources: ["etcdclusters/status", "etcdbackups/status", "etcdrestores/status"]
   verbs: ["patch"]

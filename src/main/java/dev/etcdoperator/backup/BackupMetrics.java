@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.etcdoperator.metrics.MetricNames;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -51,8 +52,8 @@ public class BackupMetrics {
 
     void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at) {
         Tags tags = tags(namespace, backup, cluster);
-        registry.counter(BACKUPS, tags.and("result", "success")).increment();
-        Timer.builder(DURATION).tags(tags.and("result", "success")).register(registry).record(took);
+        backups(tags.and("result", "success")).increment();
+        duration(tags.and("result", "success")).record(took);
         Gauges g = gauges(namespace, backup, cluster);
         g.size().set(size);
         g.lastSuccess().set(at.getEpochSecond());
@@ -60,9 +61,10 @@ public class BackupMetrics {
 
     void failed(String namespace, String backup, String cluster, String reason, Duration took) {
         Tags tags = tags(namespace, backup, cluster);
-        registry.counter(BACKUPS, tags.and("result", "failure")).increment();
-        registry.counter(FAILURES, tags.and("reason", reason)).increment();
-        Timer.builder(DURATION).tags(tags.and("result", "failure")).register(registry).record(took);
+        backups(tags.and("result", "failure")).increment();
+        Counter.builder(FAILURES).description("Failed backup attempts, by reason.").tags(tags.and("reason", reason))
+                .register(registry).increment();
+        duration(tags.and("result", "failure")).record(took);
     }
 
     /**
@@ -73,13 +75,15 @@ public class BackupMetrics {
      */
     void drilled(String namespace, String backup, String cluster, String reason, Duration took, Instant verifiedAt) {
         Tags tags = tags(namespace, backup, cluster);
-        registry.counter(DRILLS, tags.and("reason", reason)).increment();
-        Timer.builder(DRILL_DURATION).tags(tags.and("result", verifiedAt == null ? "failure" : "success"))
-                .register(registry).record(took);
+        Counter.builder(DRILLS).description("Restore drills ended, by outcome: Verified, or why not.")
+                .tags(tags.and("reason", reason)).register(registry).increment();
+        Timer.builder(DRILL_DURATION).description("How long restore drills took.")
+                .tags(tags.and("result", verifiedAt == null ? "failure" : "success")).register(registry).record(took);
         if (verifiedAt != null) {
             lastVerified.computeIfAbsent(new Key(namespace, backup), k -> {
                 AtomicLong at = new AtomicLong();
-                Gauge.builder(LAST_VERIFIED, at, AtomicLong::get).tags(tags).register(registry);
+                Gauge.builder(LAST_VERIFIED, at, AtomicLong::get).description("When a restore drill last verified a"
+                        + " backup of this EtcdBackup (Unix seconds).").tags(tags).register(registry);
                 return at;
             }).set(verifiedAt.getEpochSecond());
         }
@@ -96,10 +100,21 @@ public class BackupMetrics {
         return gauges.computeIfAbsent(new Key(namespace, backup), k -> {
             Tags tags = tags(namespace, backup, cluster);
             Gauges g = new Gauges(new AtomicLong(), new AtomicLong());
-            Gauge.builder(SIZE, g.size(), AtomicLong::get).tags(tags).baseUnit("bytes").register(registry);
-            Gauge.builder(LAST_SUCCESS, g.lastSuccess(), AtomicLong::get).tags(tags).register(registry);
+            Gauge.builder(SIZE, g.size(), AtomicLong::get).description("Size of the last successful backup.")
+                    .tags(tags).baseUnit("bytes").register(registry);
+            Gauge.builder(LAST_SUCCESS, g.lastSuccess(), AtomicLong::get).description("When the last successful"
+                    + " backup ended (Unix seconds).").tags(tags).register(registry);
             return g;
         });
+    }
+
+    private Counter backups(Tags tags) {
+        return Counter.builder(BACKUPS).description("Backup attempts ended, by result.").tags(tags).register(registry);
+    }
+
+    private Timer duration(Tags tags) {
+        return Timer.builder(DURATION).description("How long backup attempts took, by result.").tags(tags)
+                .register(registry);
     }
 
     private static Tags tags(String namespace, String backup, String cluster) {

@@ -3,6 +3,7 @@ package dev.etcdoperator.restore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.etcdoperator.metrics.MetricNames;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** {@code etcd_operator_restores_total{namespace,restore,cluster,result}}: restores finished, by outcome. */
@@ -17,8 +18,9 @@ public class RestoreMetrics {
     }
 
     void finished(String namespace, String restore, String cluster, boolean succeeded) {
-        registry.counter(RESTORES, MetricNames.tags(namespace, "restore", restore).and(MetricNames.CLUSTER, cluster)
-                .and("result", succeeded ? "success" : "failure")).increment();
+        Counter.builder(RESTORES).description("Restores ended, by result.").tags(MetricNames.tags(namespace, "restore",
+                restore).and(MetricNames.CLUSTER, cluster).and("result", succeeded ? "success" : "failure"))
+                .register(registry).increment();
     }
 
     void forget(String namespace, String restore) {

@@ -46,6 +46,45 @@ class HelmValuesTest {
                 .hasMessageContaining(field);
     }
 
+    /** The Prometheus Operator's own pattern for a scrape interval and timeout (its CRDs refuse anything else). */
+    static final String PROMETHEUS_DURATION = "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?"
+            + "(([0-9]+)s)?(([0-9]+)ms)?)$";
+
+    /**
+     * Every duration the schema admits is read by what consumes it: the operator's interval by Quarkus (a pod that
+     * cannot read its configuration never starts), a scrape interval by the Prometheus Operator's CRDs.
+     */
+    @Test
+    void everyDurationTheSchemaAdmitsIsReadByItsConsumer() throws IOException {
+        com.fasterxml.jackson.databind.JsonNode definitions = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(RenderedChart.CHART.resolve("values.schema.json").toFile()).get("definitions");
+        java.util.regex.Pattern operator = java.util.regex.Pattern.compile(definitions.get("duration").get("pattern")
+                .asText());
+        java.util.regex.Pattern scrape = java.util.regex.Pattern.compile(definitions.get("scrapeDuration")
+                .get("pattern").asText());
+        java.util.regex.Pattern prometheus = java.util.regex.Pattern.compile(PROMETHEUS_DURATION);
+        io.quarkus.runtime.configuration.DurationConverter quarkus = new io.quarkus.runtime.configuration
+                .DurationConverter();
+        java.util.List<String> probes = java.util.List.of("0", "1", "8s", "1.5s", "0.25s", "500ms", "1m500ms",
+                "1.5m", "1.5h", "2m", "1m30s", "1h", "1h30m", "1h2m3s", "1h2m3.5s", "2d", "1w", "1y", "30s10m", "s",
+                "ms", "", "1 s", "1S", "-1s", "1e3s");
+        int admitted = 0;
+        for (String probe : probes) {
+            if (operator.matcher(probe).find()) {
+                admitted++;
+                assertThat(quarkus.convert(probe)).as("operator interval " + probe).isNotNull();
+            }
+            if (scrape.matcher(probe).find() && !probe.isEmpty()) {
+                assertThat(prometheus.matcher(probe).find()).as("scrape interval " + probe).isTrue();
+            }
+        }
+        assertThat(admitted).isGreaterThanOrEqualTo(8);
+        assertThatThrownBy(() -> render("operator: {reconcileInterval: 1m500ms}\n")).hasMessageContaining(
+                "reconcileInterval");
+        assertThatThrownBy(() -> render("metrics: {serviceMonitor: {enabled: true, interval: 1.5s}}\n"))
+                .hasMessageContaining("interval");
+    }
+
     @Test
     void theDefaultsAndEveryToggleMeetTheSchema() throws IOException {
         assertThat(render("""
@@ -78,6 +117,18 @@ class HelmValuesTest {
         assertThat(operator.getSecurityContext().getRunAsUser()).isNull();
         assertThat(operator.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    }
+
+    /** The longest name the chart allows (63 characters) still makes a metrics Service the API server accepts. */
+    @Test
+    void theMetricsServiceNameIsADnsLabelWhateverTheReleasesName(@TempDir Path dir) throws IOException {
+        RenderedChart chart = render(ChartCopy.of(dir), "fullnameOverride: " + "a".repeat(62) + "b\n");
+        io.fabric8.kubernetes.api.model.Service service = chart.one(io.fabric8.kubernetes.api.model.Service.class);
+        assertThat(service.getMetadata().getName()).hasSizeLessThanOrEqualTo(63)
+                .matches("[a-z]([-a-z0-9]*[a-z0-9])?").endsWith("-metrics");
+        assertThat(chart.one(Pod.class).getSpec().getContainers().get(0).getEnv()).singleElement()
+                .satisfies(e -> assertThat(e.getValue()).startsWith("http://" + service.getMetadata().getName() + "."
+                        + NAMESPACE + ".svc:"));
     }
 
     @Test

@@ -108,6 +108,9 @@ public final class ControlPlane implements AutoCloseable {
                     "--cert-dir=" + dir.resolve("pki").resolve("serving"),
                     "--token-auth-file=" + tokens,
                     "--authorization-mode=RBAC",
+                    // on top of the default plugins, as OpenShift and hardened clusters run it: an owner reference
+                    // that blocks its owner's deletion needs update on the owner's finalizers
+                    "--enable-admission-plugins=OwnerReferencesPermissionEnforcement",
                     "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
                     "--service-account-key-file=" + keys.publicKey(),
                     "--service-account-signing-key-file=" + keys.privateKey(),
