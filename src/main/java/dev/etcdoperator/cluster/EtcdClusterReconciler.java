@@ -76,7 +76,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * operator passes on as given: tolerations, affinity, resources, securityContext, a claim's spec...).
      */
     public static final String REASON_REJECTED = "RejectedByApiServer";
-    private static final int UNPROCESSABLE = 422;
+    /** What the API server answers a request it refuses as such: malformed, forbidden (admission, quota), invalid. */
+    private static final java.util.Set<Integer> REFUSALS = java.util.Set.of(400, 403, 422);
     private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
     /** Set only for clusters with {@code spec.TLS.static}: whether the operator found their TLS secrets. */
     static final String CONDITION_TLS = "TLSSecretsReady";
@@ -333,7 +334,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             metrics.acted(namespace, name, step, added);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
-            if (e instanceof KubernetesClientException k && k.getCode() == UNPROCESSABLE) {
+            if (e instanceof KubernetesClientException k && REFUSALS.contains(k.getCode())) {
                 rejected = k.getStatus() != null && k.getStatus().getMessage() != null ? k.getStatus().getMessage()
                         : k.getMessage();
             }
@@ -359,7 +360,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (rejected != null) {
             // retried at the interval, not every second: it passes only once the spec (or an admission policy) changes
             new Readiness(conditions).notReady(status, REASON_REJECTED, "The API server refused what the spec makes ("
-                    + step.describe() + "): " + rejected + " Fix spec.pod; the operator tries again.",
+                    + step.describe() + "): " + rejected + " Fix spec.pod, or the namespace's admission policy or quota"
+                    + " that refused it; the operator tries again.",
                     cluster.getMetadata().getGeneration());
             recordNews(cluster, REASON_REJECTED, before, status.getConditions());
         }
