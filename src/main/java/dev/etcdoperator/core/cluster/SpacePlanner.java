@@ -19,8 +19,10 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   {@link CompactKeyspace} to the current revision.</li>
  * <li>A healthy voting member whose pod runs was not defragmented since that compaction, or still is at its quota
  *   with a tenth of its file or more free: {@link DefragmentMember}, followers first (by name), the leader last; only
- *   while the other healthy voters are a majority of the voters, since a member being defragmented serves nothing (a
- *   cluster of one voter is defragmented all the same: it takes no writes anyway); else {@link Wait}
+ *   while the other healthy voters are a majority of the voters, since a member being defragmented serves nothing; a
+ *   cluster of one voter, or of two both healthy, is defragmented all the same: no majority can stay while one of
+ *   them is, it takes no writes under the alarm anyway, and waiting would keep the alarm for good (a cluster that
+ *   lost a member under the alarm has two voters until the alarm is gone); else {@link Wait}
  *   {@code QuorumAtRisk}. Learners are left alone: etcd refuses to defragment them.</li>
  * <li>Every voting member that answered is below the quota: {@link DisarmNoSpace}.</li>
  * <li>Else {@link Wait} {@code NoSpace}: the live data does not fit the quota; a person raises the quota or deletes
@@ -50,7 +52,8 @@ final class SpacePlanner {
             Seat next = pending.get(0);
             List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
             long otherHealthyVoters = voters.stream().filter(s -> s.healthy() && s != next).count();
-            if (voters.size() == 1 || otherHealthyVoters >= ClusterPlanner.majority(voters.size())) {
+            if (voters.size() == 1 || voters.size() == 2 && otherHealthyVoters == 1
+                    || otherHealthyVoters >= ClusterPlanner.majority(voters.size())) {
                 return Optional.of(new DefragmentMember(next.member().id(), next.name(), next.leader()));
             }
             return Optional.of(new Wait(Wait.QUORUM_AT_RISK, "Not defragmenting member " + next.name() + " yet: it"

@@ -96,6 +96,35 @@ class SpacePlannerTest {
                 .isEqualTo(new DefragmentMember(five.id("demo-b"), "demo-b", false));
     }
 
+    /**
+     * Two voters (a member lost under the alarm and removed, or spec.size 2): no majority can stay while one is
+     * defragmented, and waiting would keep the alarm, and the writes it refuses, for good; both healthy, they are
+     * defragmented, the follower first. With one of them unhealthy nothing is done.
+     */
+    @Test
+    void twoHealthyVotersAreDefragmentedTheFollowerFirstAndTheAlarmGoes() {
+        ClusterFixture f = full(2);
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Step step = plan(f);
+            steps.add(step);
+            if (step instanceof Nothing) {
+                break;
+            }
+            f.apply(step);
+        }
+        assertThat(steps).hasSize(5);
+        assertThat(steps.get(0)).isEqualTo(new CompactKeyspace(REVISION));
+        assertThat(steps.subList(1, 3)).containsExactly(new DefragmentMember(f.id("demo-b"), "demo-b", false),
+                new DefragmentMember(f.id("demo-a"), "demo-a", true));
+        assertThat(steps.get(3)).isInstanceOf(DisarmNoSpace.class);
+
+        ClusterFixture sick = full(2);
+        sick.apply(plan(sick));
+        sick.unhealthy("demo-b");
+        assertThat(plan(sick)).isNotInstanceOf(DefragmentMember.class);
+    }
+
     @Test
     void aClusterOfOneIsDefragmentedAllTheSame() {
         ClusterFixture f = full(1);
