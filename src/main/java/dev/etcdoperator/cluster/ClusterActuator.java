@@ -139,6 +139,17 @@ final class ClusterActuator {
                             o.cluster(), remove.name(), e.getMessage());
                 }
             }
+            if (o.claims().contains(remove.name())) {
+                // the removed member's data is of no member now; deleted here, not with its pod, which may be
+                // terminating or gone already (then nothing would ever delete the claim). Kubernetes keeps a claim
+                // until no pod uses it.
+                try {
+                    client.persistentVolumeClaims().inNamespace(o.namespace()).withName(remove.name()).delete();
+                } catch (KubernetesClientException e) {
+                    LOG.warnf("%s/%s: deleting the claim of removed member %s failed: %s", o.namespace(),
+                            o.cluster(), remove.name(), e.getMessage());
+                }
+            }
         } else if (step instanceof Step.RecordQuorumRecovery record) {
             // the status builder records the recovery; an approval is consumed here, once, before that
             if (record.approved()) {

@@ -105,6 +105,35 @@ class ClusterActuatorTest {
         assertThat(podNames()).containsExactly("alpha-a");
     }
 
+    /** A removed member's claim goes with it, whether its pod still runs, is terminating or is gone already. */
+    @Test
+    void aRemovedMembersClaimIsDeletedEvenWhenItsPodIsGoneAlready() {
+        for (String name : List.of("alpha-a", "alpha-b", "alpha-c")) {
+            client.persistentVolumeClaims().inNamespace("prod").resource(ClusterResources.memberClaim(PERSISTENT,
+                    name)).create();
+        }
+        List<Long> removed = new java.util.ArrayList<>();
+        dev.etcdoperator.etcd.EtcdAdmin etcd = (dev.etcdoperator.etcd.EtcdAdmin) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {dev.etcdoperator.etcd.EtcdAdmin.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "removeMember" -> {
+                        removed.add((Long) args[0]);
+                        yield null;
+                    }
+                    case "members" -> List.of();
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        ClusterObservation o = new ClusterObservation("alpha", "prod", 2, "3.5.17", false, true, List.of(),
+                Optional.empty(), Map.of(), "", "", false, Set.of("alpha-a", "alpha-b", "alpha-c"), null, false,
+                Instant.EPOCH, null, null, false, List.of(), false);
+        new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC())).act(PERSISTENT, o, Optional.of(etcd),
+                Map.of(), new Step.RemoveMember(7L, "alpha-c", Step.RemoveMember.SCALE_DOWN, false), Optional.empty(),
+                MemberTlsKeys.COREOS);
+        assertThat(removed).containsExactly(7L);
+        assertThat(client.persistentVolumeClaims().inNamespace("prod").list().getItems())
+                .extracting(c -> c.getMetadata().getName()).containsExactlyInAnyOrder("alpha-a", "alpha-b");
+    }
+
     @Test
     void stepsThatBringInNoMemberReportNone() {
         ClusterObservation o = notStarted(List.of(), "alpha-s");
