@@ -69,6 +69,21 @@ final class BackupRunner {
 
     BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
             BackupPlanner.LastBackup last, ForDrills drills) {
+        return run(request, periodic, maxBackups, timeout, last, drills, StillAsBegun.ALWAYS);
+    }
+
+    /** Whether the EtcdBackup is still as it was when the backup began: retention applies its spec only then. */
+    @FunctionalInterface
+    interface StillAsBegun {
+        StillAsBegun ALWAYS = Optional::empty;
+
+        /** What changed (deleted, made again, its spec edited), or empty. */
+        Optional<String> changed();
+    }
+
+    /** @param current asked right before retention deletes anything */
+    BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
+            BackupPlanner.LastBackup last, ForDrills drills, StillAsBegun current) {
         Set<String> keep = drills.keep();
         Instant start = clock.instant();
         Instant deadline = start.plus(timeout);
@@ -105,6 +120,7 @@ final class BackupRunner {
             String retentionProblem = null;
             if (periodic && maxBackups > 0) {
                 try {
+                    stillAsBegun(current);
                     List<StoredBackup> now = new ArrayList<>(stored);
                     now.removeIf(b -> b.key().equals(target.key()));
                     now.add(new StoredBackup(target.key(), request.owner(), source.revision(), source.clusterIdHex()));
@@ -119,7 +135,7 @@ final class BackupRunner {
                         store.delete(location.withKey(old.key()), deadline);
                         deleted.add(location.bucket() + "/" + old.key());
                     }
-                } catch (BackupFailure | RestoresUnknown e) {
+                } catch (BackupFailure | RetentionHeld e) {
                     retentionProblem = e.getMessage();
                 }
             }
@@ -159,18 +175,37 @@ final class BackupRunner {
         }
     }
 
+    /**
+     * A backup runs on a copy of the EtcdBackup as it was when it began: once that changed, its {@code maxBackups}
+     * (or the EtcdBackup itself) may be gone, and retention waits for the next backup.
+     */
+    private static void stillAsBegun(StillAsBegun current) {
+        Optional<String> changed;
+        try {
+            changed = current.changed();
+        } catch (RuntimeException e) {
+            throw new RetentionHeld("retention deleted nothing: the EtcdBackup could not be read again ("
+                    + e.getMessage() + ")");
+        }
+        if (changed.isPresent()) {
+            throw new RetentionHeld("retention deleted nothing: " + changed.get() + "; the next backup applies"
+                    + " the spec as it is then");
+        }
+    }
+
     /** What restores are using now; when that cannot be told, retention deletes nothing this time. */
     private Set<String> restoresUsing(String bucket, String owner) {
         try {
             return inUse.keys(bucket, owner.substring(0, Math.max(0, owner.indexOf('/'))));
         } catch (RuntimeException e) {
-            throw new RestoresUnknown("retention deleted nothing: the EtcdRestores that may be using these backups"
+            throw new RetentionHeld("retention deleted nothing: the EtcdRestores that may be using these backups"
                     + " could not be listed (" + e.getMessage() + ")");
         }
     }
 
-    private static final class RestoresUnknown extends RuntimeException {
-        RestoresUnknown(String message) {
+    /** Why retention deleted nothing this time (the backup itself stands). */
+    private static final class RetentionHeld extends RuntimeException {
+        RetentionHeld(String message) {
             super(message);
         }
     }

@@ -136,8 +136,26 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
                     BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(drillsOn(backup),
                             BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every,
-                                    drilling.path(backup.getMetadata().getUid()))));
+                                    drilling.path(backup.getMetadata().getUid()))),
+                    () -> changedSince(client, backup));
         };
+    }
+
+    /** What changed in the EtcdBackup since {@code began} was copied, if anything. */
+    static Optional<String> changedSince(KubernetesClient client, EtcdBackup began) {
+        EtcdBackup now = client.resources(EtcdBackup.class).inNamespace(began.getMetadata().getNamespace())
+                .withName(began.getMetadata().getName()).get();
+        if (now == null) {
+            return Optional.of("the EtcdBackup was deleted during the backup");
+        }
+        if (!now.getMetadata().getUid().equals(began.getMetadata().getUid())) {
+            return Optional.of("the EtcdBackup was deleted and made again during the backup");
+        }
+        if (!java.util.Objects.equals(now.getMetadata().getGeneration(), began.getMetadata().getGeneration())) {
+            return Optional.of("the EtcdBackup's spec changed during the backup (generation "
+                    + began.getMetadata().getGeneration() + " to " + now.getMetadata().getGeneration() + ")");
+        }
+        return Optional.empty();
     }
 
     @Override
@@ -182,8 +200,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
         DrillSchedule.record(status, drillSchedule(backup), clock.instant());
         Duration interval = interval(backup.getSpec().getBackupPolicy());
-        Optional<WorkerPool.Finished<BackupTaken>> finished = workers.take(jobKey(backup),
-                backup.getMetadata().getUid());
+        Optional<WorkerPool.Finished<BackupTaken>> finished = workers.take(jobKey(backup), jobTag(backup));
         workers.<Drilled>take(drillKey(backup), backup.getMetadata().getUid())
                 .ifPresent(drilled -> recordDrill(backup, drilled));
         if (finished.isPresent()) {
@@ -207,7 +224,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return change.control(backup).rescheduleAfter(drillIfDue(backup) ? min(WHILE_WORKING, until) : until);
         }
         BackupSchedule.Due due = (BackupSchedule.Due) decision;
-        boolean submitted = workers.has(jobKey(backup), backup.getMetadata().getUid());
+        boolean submitted = workers.has(jobKey(backup), jobTag(backup));
         WorkerPool.State<BackupTaken> state = submit(backup, interval);
         if (due.missed() > 0 && !submitted) {
             events.warning(backup, REASON_MISSED, due.missed() + " scheduled backup(s) did not happen: one was due at "
@@ -224,7 +241,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private WorkerPool.State<BackupTaken> submit(EtcdBackup backup, Duration interval) {
         EtcdBackup copy = Serialization.clone(backup);
         ResourceID id = ResourceID.fromResource(backup);
-        return workers.submit(jobKey(backup), backup.getMetadata().getUid(), () -> taker.take(copy, interval),
+        return workers.submit(jobKey(backup), jobTag(backup), () -> taker.take(copy, interval),
                 () -> wakeUps.propagateEvent(id));
     }
 
@@ -398,6 +415,14 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
 
     private static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /**
+     * A backup's outcome is recorded only against the spec it ran with: one that ended after the spec changed (a new
+     * path, bucket or schedule) is dropped, and the spec as it is then decides what runs next.
+     */
+    static String jobTag(EtcdBackup backup) {
+        return backup.getMetadata().getUid() + "/" + backup.getMetadata().getGeneration();
     }
 
     static String jobKey(EtcdBackup backup) {

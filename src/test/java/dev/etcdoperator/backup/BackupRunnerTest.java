@@ -180,6 +180,32 @@ class BackupRunnerTest {
         assertThat(store.deleted).as("nothing deleted after the change").hasSize(2);
     }
 
+    /** maxBackups lowered, or the EtcdBackup deleted, while a backup ran: its retention deletes nothing. */
+    @Test
+    void retentionWaitsWhenTheEtcdBackupChangedDuringTheBackup() {
+        for (int i = 0; i < 4; i++) {
+            etcd.revision = 100 + i;
+            assertThat(take(periodic(), true, 0)).isEmpty();
+        }
+        BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
+                BackupRunner.ForDrills.NONE, () -> Optional.of("the EtcdBackup was deleted during the backup"));
+        assertThat(taken.deleted()).isEmpty();
+        assertThat(taken.retentionProblem()).contains("deleted nothing", "was deleted during the backup");
+        assertThat(periodicKeys()).hasSize(5);
+
+        BackupTaken unreadable = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
+                BackupRunner.ForDrills.NONE, () -> {
+                    throw new IllegalStateException("connection refused");
+                });
+        assertThat(unreadable.deleted()).isEmpty();
+        assertThat(unreadable.retentionProblem()).contains("could not be read again", "connection refused");
+
+        BackupTaken current = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
+                BackupRunner.ForDrills.NONE, Optional::empty);
+        assertThat(current.deleted()).hasSize(4);
+        assertThat(periodicKeys()).hasSize(1);
+    }
+
     @Test
     void theStatusRecordsTheClusterBackedUpAndTheObjectCarriesIt() {
         etcd.revision = 10;

@@ -186,6 +186,62 @@ class EtcdBackupReconcilerTest {
         assertThat(pool.running() + pool.queued()).as("the retry waits for its time").isZero();
     }
 
+    /**
+     * A one-shot backup whose path is edited while it uploads: what it wrote to the old path is not recorded as the
+     * new spec's backup; the next reconcile runs one to the new path.
+     */
+    @Test
+    void aBackupThatEndsAfterItsSpecChangedIsNotRecordedAndTheNewSpecRuns() {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> paths = new CopyOnWriteArrayList<>();
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> {
+            paths.add(backup.getSpec().getS3().getPath());
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return taken(backup);
+        });
+        EtcdBackup backup = overdue(0);
+        backup.getSpec().setBackupPolicy(null);
+        backup.setStatus(null);
+        reconciler.reconcile(backup, null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 1);
+
+        backup.getSpec().getS3().setPath("etcd-backups/elsewhere");
+        backup.getMetadata().setGeneration(2L);
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && paths.size() == 1);
+        reconciler.reconcile(backup, null);
+        assertThat(backup.getStatus().getBackupPath()).as("the old path's backup is not this spec's").isNull();
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        assertThat(paths).containsExactly("etcd-backups/hourly-0", "etcd-backups/elsewhere");
+        assertThat(backup.getStatus().getSucceeded()).isTrue();
+        assertThat(backup.getStatus().getBackupPath()).isEqualTo("etcd-backups/elsewhere_v7");
+    }
+
+    /** Retention asks the API server, right before it deletes, whether the EtcdBackup is still as the backup began. */
+    @Test
+    void whatChangedSinceABackupBeganIsReadFromTheApiServer() {
+        EtcdBackup began = overdue(0);
+        began.setStatus(null);
+        assertThat(EtcdBackupReconciler.changedSince(client, began)).hasValueSatisfying(m -> assertThat(m)
+                .contains("deleted"));
+        client.resource(began).create();
+        EtcdBackup stored = client.resource(began).get();
+        began.getMetadata().setUid(stored.getMetadata().getUid());
+        began.getMetadata().setGeneration(stored.getMetadata().getGeneration());
+        assertThat(EtcdBackupReconciler.changedSince(client, began)).isEmpty();
+        began.getMetadata().setGeneration(stored.getMetadata().getGeneration() - 1);
+        assertThat(EtcdBackupReconciler.changedSince(client, began)).hasValueSatisfying(m -> assertThat(m)
+                .contains("spec changed"));
+        began.getMetadata().setUid("another");
+        assertThat(EtcdBackupReconciler.changedSince(client, began)).hasValueSatisfying(m -> assertThat(m)
+                .contains("made again"));
+    }
+
     private static EtcdBackup drilled(int i, int every) {
         EtcdBackup backup = overdue(i);
         RestoreDrillPolicy policy = new RestoreDrillPolicy();
