@@ -72,10 +72,15 @@ public final class WorkerPool {
             announce();
             Object result = null;
             RuntimeException failure = null;
+            VirtualMachineError fatal = null;
             try {
                 result = work.get();
             } catch (RuntimeException e) {
                 failure = e;
+            } catch (Error e) {
+                // the job ends failed whatever it threw: a job left "running" would hold its resource for good
+                failure = new IllegalStateException("the job failed: " + e, e);
+                fatal = e instanceof VirtualMachineError vm && !(e instanceof StackOverflowError) ? vm : null;
             }
             Job next = null;
             synchronized (WorkerPool.this) {
@@ -92,6 +97,9 @@ public final class WorkerPool {
             announce();
             if (next != null) {
                 workers.execute(next::run);
+            }
+            if (fatal != null) {
+                throw fatal;
             }
         }
 

@@ -109,6 +109,25 @@ class WorkerPoolTest {
         });
     }
 
+    /** An Error (a stack overflow in a parser, an assertion) ends the job failed; it never stays "running". */
+    @Test
+    void aJobThatThrowsAnErrorEndsFailedAndItsKeyIsFree() {
+        HeldExecutor held = new HeldExecutor();
+        WorkerPool pool = new WorkerPool(held, CLOCK);
+        java.util.concurrent.atomic.AtomicInteger announced = new java.util.concurrent.atomic.AtomicInteger();
+        pool.submit("ns/b", "uid", () -> {
+            throw new StackOverflowError("deep");
+        }, announced::incrementAndGet);
+        held.runNext();
+        assertThat(announced).as("its start and its end").hasValue(2);
+        assertThat(pool.running()).isZero();
+        assertThat(pool.take("ns/b", "uid")).hasValueSatisfying(f -> assertThat(f.failure())
+                .hasMessageContaining("deep").hasCauseInstanceOf(StackOverflowError.class));
+        pool.submit("ns/b", "uid", () -> "again", () -> { });
+        held.runNext();
+        assertThat(pool.take("ns/b", "uid")).hasValueSatisfying(f -> assertThat(f.result()).isEqualTo("again"));
+    }
+
     @Test
     void anOutcomeForAnotherTagIsDroppedAndAQueuedJobOfAnotherTagIsReplaced() {
         HeldExecutor held = new HeldExecutor();
