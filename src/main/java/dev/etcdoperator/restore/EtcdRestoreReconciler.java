@@ -78,6 +78,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     static final String REASON_BACKUP_CHANGED = "BackupChanged";
     static final String REASON_SEED_RETRIED = "SeedDownloadRetried";
     private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
+    /** Set on a restore another operator (version) ended or ran: it is never run here. */
+    static final String CONDITION_ENDED_ELSEWHERE = "EndedElsewhere";
     private static final Map<RestorePhase, String> CONDITION_OF = Map.of(RestorePhase.Preflight, "Preflight",
             RestorePhase.Deleting, "Deleting", RestorePhase.Restoring, "Restoring", RestorePhase.Growing, "Growing",
             RestorePhase.Done, "Done");
@@ -142,6 +144,15 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 r -> statusBuilder.ready(r.getStatus(), r.getMetadata().getGeneration()));
         EtcdRestoreStatus status = restore.getStatus();
         RestorePhase phase = phase(status);
+        Optional<String> notOurs = endedElsewhere(status);
+        if (notOurs.isPresent()) {
+            // never started again: its template would be deleted and rebuilt from a backup older than its data
+            if (Conditions.find(status.getConditions(), CONDITION_ENDED_ELSEWHERE).isEmpty()) {
+                setCondition(restore, CONDITION_ENDED_ELSEWHERE, Conditions.TRUE, "NotRestarted", notOurs.get());
+                events.normal(restore, "NotRestarted", notOurs.get());
+            }
+            return change.control(restore);
+        }
         if (phase == RestorePhase.Done || phase == RestorePhase.Failed) {
             workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
             // a clean-up that failed is tried again soon: nothing else wakes an ended restore
@@ -513,6 +524,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         status.setLastAttemptDate(now());
         status.setSucceeded(false);
         status.setReason(failure.reason() + ": " + failure.getMessage());
+        if (status.getPhase() == null) {
+            status.setPhase(RestorePhase.Preflight.name());
+        }
         Duration backoff = BackupSchedule.backoff(failures);
         String message = failure.getMessage() + "; nothing was changed; the preflight runs again in "
                 + backoff.toSeconds() + " s";
@@ -714,6 +728,35 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         copy.remove(RestoreAnnotations.SEED_MEMBER);
         copy.remove("kubectl.kubernetes.io/last-applied-configuration");
         return copy.isEmpty() ? null : copy;
+    }
+
+    /**
+     * Why a restore whose status another operator wrote is ended, if it is: a status with {@code succeeded} or a
+     * failure {@code reason} but no phase (the original operator's: it ran each restore once, and never again once
+     * either was set), or a phase this version does not know (a newer operator's).
+     */
+    static Optional<String> endedElsewhere(EtcdRestoreStatus status) {
+        Optional<dev.etcdoperator.api.v1beta2.Condition> told = Conditions.find(status.getConditions(),
+                CONDITION_ENDED_ELSEWHERE);
+        if (told.isPresent()) {
+            return Optional.of(told.get().getMessage());
+        }
+        if (status.getPhase() != null) {
+            return phase(status) == null ? Optional.of("status.phase " + status.getPhase() + " is not one this"
+                    + " operator knows (written by another version): the restore is left as it is. To restore again,"
+                    + " create a new EtcdRestore.") : Optional.empty();
+        }
+        if (status.getConditions() != null && !status.getConditions().isEmpty()) {
+            return Optional.empty();
+        }
+        boolean failed = status.getReason() != null && !status.getReason().isBlank()
+                && !status.getReason().startsWith(SpecValidity.REASON_INVALID);
+        if (Boolean.TRUE.equals(status.getSucceeded()) || failed) {
+            return Optional.of("This restore ended before this operator ran it (status.succeeded "
+                    + status.getSucceeded() + (failed ? ", reason " + status.getReason() : "") + ", no status.phase):"
+                    + " it is not run again. To restore again, create a new EtcdRestore.");
+        }
+        return Optional.empty();
     }
 
     private static RestorePhase phase(EtcdRestoreStatus status) {

@@ -493,6 +493,49 @@ class EtcdRestoreReconcilerTest {
     }
 
     /** A pod of the restored cluster whose fetch-snapshot ended with {@code exit}. */
+    /**
+     * A restore the original operator ran (its status has succeeded or a failure reason, and no phase), or one with a
+     * phase this version does not know, is never run: it would delete the live cluster and rebuild it from an older
+     * backup.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"succeeded", "failed", "unknown phase"})
+    void aRestoreEndedByAnotherOperatorIsNeverRunAgain(String how) {
+        EtcdCluster live = template(CLUSTER, Map.of());
+        EtcdRestoreStatus ended = new EtcdRestoreStatus();
+        switch (how) {
+            case "succeeded" -> ended.setSucceeded(true);
+            case "failed" -> {
+                ended.setSucceeded(false);
+                ended.setReason("failed to restore: timed out");
+            }
+            default -> ended.setPhase("Verifying");
+        }
+        EtcdRestore restore = create("old", CLUSTER, PATH, ended);
+        for (int i = 0; i < 3; i++) {
+            reconcile(restore);
+        }
+        assertThat(client.resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get().getMetadata().getUid())
+                .isEqualTo(live.getMetadata().getUid());
+        assertThat(client.resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get().getMetadata()
+                .getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
+        assertThat(storage.opened).as("no preflight").isZero();
+        assertThat(restore.getStatus().getPhase()).isEqualTo(how.equals("unknown phase") ? "Verifying" : null);
+        assertThat(Conditions.find(restore.getStatus().getConditions(), EtcdRestoreReconciler.CONDITION_ENDED_ELSEWHERE))
+                .hasValueSatisfying(c -> assertThat(c.getMessage()).contains("create a new EtcdRestore"));
+    }
+
+    /** A restore of ours whose spec is invalid is no restore that ended: fixed, it runs. */
+    @Test
+    void anInvalidSpecIsNotTakenForAnEndedRestore() {
+        EtcdRestoreStatus invalid = new EtcdRestoreStatus();
+        invalid.setSucceeded(false);
+        invalid.setReason(dev.etcdoperator.core.status.SpecValidity.REASON_INVALID + ": spec.s3.path is required");
+        assertThat(EtcdRestoreReconciler.endedElsewhere(invalid)).isEmpty();
+        EtcdRestoreStatus fresh = new EtcdRestoreStatus();
+        assertThat(EtcdRestoreReconciler.endedElsewhere(fresh)).isEmpty();
+    }
+
     void seedPod(String name, int exit) {
         client.resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
                 .addToLabels(ClusterResources.LABEL_CLUSTER, CLUSTER).endMetadata()
@@ -599,12 +642,14 @@ class EtcdRestoreReconcilerTest {
     final class FakeStorage implements BackupStorage {
         final Map<String, ObjectVersion> objects = new HashMap<>();
         final List<String> signed = new java.util.ArrayList<>();
+        int opened;
         final AtomicInteger signatures = new AtomicInteger();
         /** Whether the store refuses a link for another ETag than the one it was signed for. */
         boolean linksRefuseOtherObjects;
 
         @Override
         public Store open(S3Settings settings) {
+            opened++;
             return new Store() {
                 @Override
                 public VerifiedBackup verify(S3Location location) {
