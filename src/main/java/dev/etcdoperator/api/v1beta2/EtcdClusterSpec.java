@@ -30,7 +30,8 @@ public class EtcdClusterSpec {
 
     @Pattern(SemVer.PATTERN)
     @Size(max = InputRules.VERSION_MAX_LENGTH)
-    @JsonPropertyDescription("etcd version (semver; a leading v is allowed). Default " + DEFAULT_VERSION + ".")
+    @JsonPropertyDescription("etcd version (semver; a leading v is allowed), " + InputRules.OLDEST_ETCD_VERSION
+            + " or later. Default " + DEFAULT_VERSION + ".")
     private String version;
 
     @JsonPropertyDescription("Stop managing the cluster: no member is added, removed or upgraded while paused.")

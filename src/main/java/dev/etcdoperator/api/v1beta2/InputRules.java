@@ -7,6 +7,11 @@ package dev.etcdoperator.api.v1beta2;
  * repetition that can backtrack), and written so that Go's regexp (the API server's) and Java's read it alike.
  */
 public final class InputRules {
+    /**
+     * The oldest etcd the operator runs: members join as learners (etcd 3.4 on) and run with flags etcd 3.3 and
+     * older do not know ({@code --logger}).
+     */
+    public static final String OLDEST_ETCD_VERSION = "3.4.0";
 
     /** An RFC 1123 label: lower case letters, digits and '-', starting and ending with a letter or digit. */
     private static final String LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";

@@ -17,6 +17,7 @@ import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.SemVer;
 import dev.etcdoperator.api.v1beta2.StaticTls;
+import dev.etcdoperator.core.cluster.Version;
 import dev.etcdoperator.core.schedule.CronSchedule;
 
 /**
@@ -133,8 +134,14 @@ public final class ClusterSpecValidator {
         } else if (spec.getSize() < MIN_SIZE || spec.getSize() > MAX_SIZE) {
             checks.fail("spec.size", "must be between " + MIN_SIZE + " and " + MAX_SIZE + ", got " + spec.getSize());
         }
-        checks.requireFormat("spec.version", spec.getVersion(), SEMVER, InputRules.VERSION_MAX_LENGTH,
-                "a semantic version such as 3.5.17");
+        if (checks.requireFormat("spec.version", spec.getVersion(), SEMVER, InputRules.VERSION_MAX_LENGTH,
+                "a semantic version such as 3.5.17") && spec.getVersion() != null) {
+            Version oldest = Version.parse(InputRules.OLDEST_ETCD_VERSION).orElseThrow();
+            Version.parse(spec.getVersion()).filter(v -> v.compareTo(oldest) < 0).ifPresent(v -> checks.fail(
+                    "spec.version", "must be " + InputRules.OLDEST_ETCD_VERSION + " or later (members join as"
+                            + " learners, which etcd has from 3.4 on), got " + Checks.quote(spec.getVersion())
+                            + "; nothing is changed while it is older"));
+        }
         if (spec.getRepository() != null && spec.getRepository().isBlank()) {
             checks.fail("spec.repository", "must not be blank");
         } else {

@@ -146,6 +146,24 @@ class ClusterSpecValidatorTest {
         }
     }
 
+    /** etcd before 3.4 has no learners and refuses the members' flags: refused, so nothing is touched. */
+    @Test
+    void etcdOlderThanThreeFourIsRefused() {
+        for (String old : List.of("3.2.13", "v3.3.27", "3.3.99", "2.3.8", "3.4.0-rc.1")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setVersion(old);
+            assertThat(validator.validate(spec).errors()).as(old).singleElement().satisfies(e -> {
+                assertThat(e.path()).isEqualTo("spec.version");
+                assertThat(e.message()).contains("3.4.0 or later");
+            });
+        }
+        for (String supported : List.of("3.4.0", "v3.4.23", "3.5.17", "3.6.16")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setVersion(supported);
+            assertThat(validator.validate(spec).errors()).as(supported).isEmpty();
+        }
+    }
+
     @Test
     void aVersionIsSemverOfBoundedLength() {
         for (String hostile : List.of("3.5.17\n", "3.5.17;id", "3.5.17 --x", "-3.5.17", "3.5.17-" + "a".repeat(70),
