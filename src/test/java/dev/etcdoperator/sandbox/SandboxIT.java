@@ -380,6 +380,29 @@ class SandboxIT {
         assertThat(Files.readString(operator.logFile())).contains("sandbox: the operator exited with");
     }
 
+    /**
+     * SIGTERM, as the kubelet stops a pod, to an operator that holds the leader lease: it stops within seconds (the
+     * election stopped while shutting down must not exit from the shutdown hook, where an exit blocks for good), and
+     * is started again.
+     */
+    @Test
+    @Order(10)
+    void aLeaderAskedToStopStopsWithinSecondsAndIsStartedAgain() throws Exception {
+        OperatorProcess operator = sandbox.operator();
+        await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() -> operator.alive()
+                && operator.get("/q/health/ready").statusCode() == 200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(operator.logFile())
+                .contains("New leader with identity"));
+        long first = operator.pid();
+        int restartsBefore = operator.restarts();
+        ProcessHandle process = ProcessHandle.of(first).orElseThrow();
+        process.destroy();
+        await().atMost(Duration.ofSeconds(15)).until(() -> !process.isAlive());
+        await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() -> operator.pid() != first
+                && operator.alive() && operator.get("/q/health/ready").statusCode() == 200);
+        assertThat(operator.restarts()).isEqualTo(restartsBefore + 1);
+    }
+
     /** The "# expect: <field> <message>" line every invalid manifest starts with. */
     record ExpectedError(String field, String message, boolean deserializable) {
         static ExpectedError of(Path manifest) throws Exception {

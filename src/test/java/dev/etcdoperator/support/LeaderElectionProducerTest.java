@@ -20,7 +20,21 @@ class LeaderElectionProducerTest {
         assertThat(config.getLeaseName()).isEqualTo("etcd-operator-leader");
         assertThat(config.getLeaseNamespace()).hasValue("etcd-system");
         assertThat(config.getIdentity()).hasValue("etcd-operator-7d9f-abcde");
-        assertThat(config.isExitOnStopLeading()).as("a pod that loses the lease stops, and is restarted").isTrue();
+    }
+
+    /**
+     * A pod that loses the lease stops (and is restarted), from a thread of its own: the SDK also stops leading
+     * while the application shuts down, on the shutdown hook's thread, where an exit would block for good.
+     */
+    @Test
+    void losingTheLeaseExitsTheApplicationFromAThreadOfItsOwn() throws Exception {
+        java.util.concurrent.CompletableFuture<Thread> exitedOn = new java.util.concurrent.CompletableFuture<>();
+        var config = LeaderElectionProducer.configuration(true, "lease", Optional.empty(), Optional.empty(),
+                () -> exitedOn.complete(Thread.currentThread()));
+        assertThat(config.isExitOnStopLeading()).isFalse();
+        config.getLeaderCallbacks().orElseThrow().onStopLeading();
+        assertThat(exitedOn.get(5, java.util.concurrent.TimeUnit.SECONDS)).isNotSameAs(Thread.currentThread())
+                .satisfies(t -> assertThat(t.getName()).isEqualTo("lease-lost-exit"));
     }
 
     @Test
