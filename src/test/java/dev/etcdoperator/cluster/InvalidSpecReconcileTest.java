@@ -26,6 +26,22 @@ class InvalidSpecReconcileTest {
     @Inject
     KubernetesClient client;
 
+    @Inject
+    io.javaoperatorsdk.operator.Operator operator;
+
+    /** A reconcile that failed until its retries ran out is tried again within minutes, for each controller. */
+    @Test
+    void everyControllerLooksAgainWithinFiveMinutesWhatever() {
+        var controllers = operator.getRegisteredControllers();
+        assertThat(controllers).hasSize(3);
+        for (var controller : controllers) {
+            java.util.Optional<Duration> interval = controller.getConfiguration().maxReconciliationInterval();
+            assertThat(interval).as(controller.getConfiguration().getName()).isPresent();
+            assertThat(interval.get()).as(controller.getConfiguration().getName())
+                    .isLessThanOrEqualTo(Duration.ofMinutes(5));
+        }
+    }
+
     @Test
     void anInvalidClusterIsMarkedAndNothingIsCreated() {
         client.resource(Serialization.unmarshal("""
