@@ -177,7 +177,16 @@ public final class SnapshotUpload {
             }
             long size = digest.size();
             String sha256 = digest.sha256Hex();
-            checkSize(head(at, deadline), size, at);
+            HeadObjectResponse uploaded = head(at, deadline);
+            checkSize(uploaded, size, at);
+            String unencrypted = encryption.mismatch(uploaded);
+            if (unencrypted != null && at.equals(partial)) {
+                // checked before the copy: the object at the key (an earlier backup) stays
+                throw new BackupFailure(BackupFailure.NOT_ENCRYPTED, "the upload was stored, but " + unencrypted
+                        + "; nothing was written to " + target + ": a backup asked to be encrypted is never left"
+                        + " unencrypted. Check that the store supports s3.serverSideEncryption (a KMS configured,"
+                        + " the key allowed).", true);
+            }
             Map<String, String> finalMetadata = new HashMap<>(known);
             finalMetadata.put(BackupMetadata.SHA256, sha256);
             finalMetadata.put(BackupMetadata.SIZE, Long.toString(size));

@@ -333,6 +333,26 @@ class BackupStoreTest {
         assertThat(s3.uploads).as("no upload is left").isEmpty();
     }
 
+    /**
+     * Server-side encryption asked of a store that ignores it: the upload replacing an earlier backup is refused
+     * before its copy, so the earlier backup stays (it was deleted with the unencrypted copy).
+     */
+    @Test
+    void anUnencryptedUploadNeverReplacesTheEarlierBackup() throws Exception {
+        String key = "once/snapshot.db";
+        byte[] previous = snapshot(1, 2);
+        s3.put(key, previous, Map.of(BackupMetadata.OWNER, ME, BackupMetadata.SHA256, "previous"), LONG_AGO);
+        BackupStore encrypting = new BackupStore(s3, new dev.etcdoperator.storage.S3Settings("k", "s", null,
+                "us-east-1", java.net.URI.create("http://s3:9000"), true, new ServerSideEncryption(
+                        ServerSideEncryption.AES256, null)), PART, 2);
+        assertThatThrownBy(() -> encrypting.upload(new ByteArrayInputStream(snapshot(3, 4)),
+                new S3Location(BUCKET, key), metadata(ME), deadline())).isInstanceOf(BackupFailure.class)
+                .extracting(e -> ((BackupFailure) e).reason()).isEqualTo(BackupFailure.NOT_ENCRYPTED);
+        assertThat(s3.objects.get(key).data()).isEqualTo(previous);
+        assertThat(s3.copies).isEmpty();
+        assertThat(s3.objects.keySet()).allMatch(k -> !BackupNames.isPartial(k));
+    }
+
     @Test
     void aVerifiedBackupReplacesItsOwnEarlierObject() throws Exception {
         String key = "once/snapshot.db";
