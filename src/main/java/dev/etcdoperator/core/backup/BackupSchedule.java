@@ -8,7 +8,8 @@ import java.time.Instant;
  * up the same schedule: no burst of catch-up backups (one backup, however many intervals were missed) and no
  * missed interval going unnoticed (the decision says how many were missed). Failures are retried with
  * exponential backoff, from {@link #FIRST_RETRY} up to {@link #MAX_RETRY}, and never later than the next
- * regular backup.
+ * regular backup. A last backup or attempt recorded more than {@link #CLOCK_SKEW} in the future (the clock went back)
+ * makes a backup due now, rather than one interval after a time that has not come.
  */
 public final class BackupSchedule {
     public static final Duration FIRST_RETRY = Duration.ofSeconds(5);
@@ -59,6 +60,11 @@ public final class BackupSchedule {
         if (!periodic && history.lastSuccess() != null) {
             return new Finished();
         }
+        if (inTheFuture(history.lastSuccess(), now) || inTheFuture(history.lastAttempt(), now)) {
+            // the clock went back (or a record came from a clock ahead): waiting for a time computed from it could
+            // hold backups back for as long as the clock was off, unseen
+            return new Due(now, 0);
+        }
         Instant due;
         if (history.consecutiveFailures() > 0 && history.lastAttempt() != null) {
             Duration backoff = backoff(history.consecutiveFailures());
@@ -76,6 +82,13 @@ public final class BackupSchedule {
         }
         long missed = periodic ? missed(due, now, interval) : 0;
         return new Due(due, missed);
+    }
+
+    /** How far a recorded time may be ahead of the clock (operator replicas' clocks differ a little). */
+    public static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
+    private static boolean inTheFuture(Instant recorded, Instant now) {
+        return recorded != null && recorded.isAfter(plus(now, CLOCK_SKEW));
     }
 
     /** {@code t + d}, or {@link Instant#MAX} when that is beyond the last instant. */

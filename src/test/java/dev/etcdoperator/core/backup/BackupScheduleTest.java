@@ -70,6 +70,22 @@ class BackupScheduleTest {
                 .isEqualTo(new Wait(taken.plus(MINUTE)));
     }
 
+    /** The clock went back a day: a backup is due now, not a day and an interval later. */
+    @Test
+    void a_last_backup_recorded_in_the_future_makes_one_due_now() {
+        Duration hour = Duration.ofHours(1);
+        Instant tomorrow = T0.plus(Duration.ofDays(1));
+        assertThat(BackupSchedule.decide(hour, new History(tomorrow, tomorrow, 0), T0)).isEqualTo(new Due(T0, 0));
+        assertThat(BackupSchedule.decide(hour, new History(T0.minus(hour), tomorrow, 3), T0))
+                .isEqualTo(new Due(T0, 0));
+        // replicas' clocks a little apart are no jump
+        Instant soon = T0.plusSeconds(30);
+        assertThat(BackupSchedule.decide(hour, new History(soon, soon, 0), T0)).isEqualTo(new Wait(soon.plus(hour)));
+        // once taken, the schedule runs from the new record
+        assertThat(BackupSchedule.decide(hour, new History(T0, T0, 0), T0.plusSeconds(1)))
+                .isEqualTo(new Wait(T0.plus(hour)));
+    }
+
     @Test
     void a_failed_periodic_backup_is_retried_no_later_than_one_interval() {
         Duration tenSeconds = Duration.ofSeconds(10);
