@@ -43,6 +43,28 @@ public final class StagedSeedPods {
     }
 
     /**
+     * The seed pod {@code cluster} would make (and its claim, when its members have claims), named by the API server:
+     * for asking it, in a dry run, whether it would take them. Empty when the cluster's TLS secrets cannot be used.
+     */
+    public static Optional<List<io.fabric8.kubernetes.api.model.HasMetadata>> probes(EtcdCluster cluster,
+            String snapshotSecret, KubernetesClient client) {
+        String member = cluster.getMetadata().getName() + "-preflight0";
+        return seedPod(cluster, member, snapshotSecret, client).map(pod -> {
+            List<io.fabric8.kubernetes.api.model.HasMetadata> probes = new java.util.ArrayList<>();
+            probes.add(pod);
+            if (cluster.getSpec().getPod() != null && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null) {
+                probes.add(ClusterResources.memberClaim(cluster, member));
+            }
+            for (var probe : probes) {
+                probe.getMetadata().setGenerateName(member + "-");
+                probe.getMetadata().setName(null);
+                probe.getMetadata().setOwnerReferences(null);
+            }
+            return probes;
+        });
+    }
+
+    /**
      * The labels, annotations and owner references the {@code cluster}'s own seed pod of {@code member} has: what
      * adopting the staged pod sets on it. Empty when the cluster's TLS secrets cannot be used.
      */

@@ -13,7 +13,10 @@ import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.storage.VerifiedBackup;
+import dev.etcdoperator.cluster.StagedSeedPods;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * Everything a restore checks before it changes anything: the template cluster exists, is valid and is not being
@@ -25,6 +28,7 @@ final class RestorePreflight {
     static final String TEMPLATE_NOT_FOUND = "TemplateNotFound";
     static final String TEMPLATE_INVALID = "TemplateInvalid";
     static final String TEMPLATE_PAUSED = "TemplatePaused";
+    static final String TEMPLATE_REFUSED = "TemplateRefusedByApiServer";
     static final String SNAPSHOT_SERVER_UNAVAILABLE = "SnapshotServerUnavailable";
 
     record Passed(EtcdCluster template, VerifiedBackup backup) {
@@ -55,6 +59,7 @@ final class RestorePreflight {
             throw new BackupFailure(TEMPLATE_INVALID, "EtcdCluster " + namespace + "/" + name + " is not valid: "
                     + validation.message(), false);
         }
+        acceptedByTheApiServer(template);
         if (Boolean.TRUE.equals(template.getSpec().getPaused())) {
             // the operator leaves a paused cluster alone, and one rebuilt from its spec would never be seeded
             throw new BackupFailure(TEMPLATE_PAUSED, "EtcdCluster " + namespace + "/" + name
@@ -79,6 +84,32 @@ final class RestorePreflight {
         }
         lock.take(template, restore.getMetadata().getName());
         return new Passed(template, backup);
+    }
+
+    /**
+     * The API server would take the restored cluster's seed pod (and claim), asked in a dry run: the operator checks
+     * its own fields, but passes the embedded Kubernetes types of spec.pod on as given, and a template whose pods are
+     * refused would be deleted for a cluster that could never start. A running template may have such a spec: its
+     * pods were made before the spec changed.
+     */
+    private void acceptedByTheApiServer(EtcdCluster template) {
+        String namespace = template.getMetadata().getNamespace();
+        var probes = StagedSeedPods.probes(template, template.getMetadata().getName() + "-preflight", client);
+        for (HasMetadata probe : probes.orElse(java.util.List.of())) {
+            try {
+                client.resource(probe).inNamespace(namespace).dryRun().create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
+                    String said = e.getStatus() != null && e.getStatus().getMessage() != null
+                            ? e.getStatus().getMessage() : e.getMessage();
+                    throw new BackupFailure(TEMPLATE_REFUSED, "the API server refuses the " + probe.getKind()
+                            .toLowerCase(java.util.Locale.ROOT) + " the restored cluster's seed member would get"
+                            + " (asked in a dry run): " + said + ". Fix spec.pod of EtcdCluster " + namespace + "/"
+                            + template.getMetadata().getName() + ", then restore", false);
+                }
+                throw e;
+            }
+        }
     }
 
     private static String annotation(EtcdCluster cluster, String key) {

@@ -191,6 +191,27 @@ class EtcdRestoreReconcilerTest {
         assertThat(status.getBackupVersionId()).isEqualTo("v1");
     }
 
+    /**
+     * A template whose seed pod the API server would refuse (a field of an embedded Kubernetes type the operator
+     * passes on as given) fails the preflight: the template is kept, not deleted for a cluster that could not start.
+     */
+    @Test
+    void aTemplateWhosePodsTheApiServerRefusesIsKept() {
+        EtcdCluster template = template(CLUSTER, Map.of());
+        server.expect().post().withPath("/api/v1/namespaces/" + NS + "/pods?dryRun=All")
+                .andReturn(422, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(422)
+                        .withReason("Invalid").withMessage("Pod \"alpha-preflight0-x\" is invalid:"
+                                + " spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or"
+                                + " equal to cpu limit of 1").build()).always();
+        EtcdRestore restore = create("r1", CLUSTER, PATH, null);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith("TemplateRefusedByApiServer: ")
+                .contains("must be less than or equal to cpu limit", "Fix spec.pod");
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
+    }
+
     @Test
     void aSpecChangedAfterThePreflightIsIgnored() {
         EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));

@@ -203,6 +203,34 @@ class EtcdRestoreIT {
         assertThat(status.getReason()).contains("checksum");
     }
 
+    /**
+     * A running template whose spec.pod the API server would refuse in a new pod (its pods were made before the spec
+     * changed): the preflight asks in a dry run, and the template stays.
+     */
+    @Test
+    @Order(4)
+    void aTemplateWhosePodsTheApiServerWouldRefuseIsKept() {
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER), c -> {
+            if (c.getSpec().getPod() == null) {
+                c.getSpec().setPod(new dev.etcdoperator.api.v1beta2.PodPolicy());
+            }
+            c.getSpec().getPod().setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                    .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("2"))
+                    .addToLimits("cpu", new io.fabric8.kubernetes.api.model.Quantity("1")).build());
+            return c;
+        });
+        try {
+            EtcdRestoreStatus status = assertRefusedUntouched("refused-pods", BUCKET + "/alpha/b1.db",
+                    "TemplateRefusedByApiServer");
+            assertThat(status.getReason()).contains("cpu", "Fix spec.pod");
+        } finally {
+            Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER), c -> {
+                c.getSpec().getPod().setResources(null);
+                return c;
+            });
+        }
+    }
+
     @Test
     @Order(6)
     void wrongCredentialsAreRefused() {
