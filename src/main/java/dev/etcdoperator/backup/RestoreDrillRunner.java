@@ -122,6 +122,13 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
             url = store.presignedGet(location, verified.object(), timeout);
         }
         String version = status.getEtcdVersion() != null ? status.getEtcdVersion() : verified.version();
+        if (!drillable(version)) {
+            // read from the backed-up member or the object's metadata: it becomes an image tag
+            throw new Stop(DrillVerdict.DRILL_FAILED, "the backup records etcd version "
+                    + (version == null ? "none" : "\"" + version.replaceAll("\\p{Cntrl}", "?") + "\"")
+                    + ", which is no version a drill can run (a semantic version, "
+                    + dev.etcdoperator.api.v1beta2.InputRules.OLDEST_ETCD_VERSION + " or later)");
+        }
         Secret existing = client.secrets().inNamespace(namespace).withName(DrillPod.secretName(backup)).get();
         if (existing != null && !ownedBy(existing.getMetadata(), backup)) {
             throw new Stop(DrillVerdict.DRILL_FAILED, "a Secret " + DrillPod.secretName(backup) + " exists in namespace "
@@ -286,6 +293,17 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         String busybox = spec.getPod() == null || spec.getPod().getBusyboxImage() == null
                 ? ClusterResources.DEFAULT_BUSYBOX : spec.getPod().getBusyboxImage();
         return new Images(ClusterResources.image(spec, version), busybox, spec.getPod());
+    }
+
+    /** A version the drill's image tag may be made of. */
+    static boolean drillable(String version) {
+        if (version == null || version.length() > dev.etcdoperator.api.v1beta2.InputRules.VERSION_MAX_LENGTH
+                || !version.matches(dev.etcdoperator.api.v1beta2.SemVer.PATTERN)) {
+            return false;
+        }
+        var oldest = dev.etcdoperator.core.cluster.Version.parse(dev.etcdoperator.api.v1beta2.InputRules
+                .OLDEST_ETCD_VERSION).orElseThrow();
+        return dev.etcdoperator.core.cluster.Version.parse(version).map(v -> v.compareTo(oldest) >= 0).orElse(false);
     }
 
     @Override

@@ -105,6 +105,21 @@ class RestoreDrillRunnerTest {
         assertNothingLeft();
     }
 
+    /** The version becomes the drill pod's image tag: one that is no supported semantic version makes no pod. */
+    @Test
+    void aRecordedVersionThatIsNoSupportedVersionMakesNoPod() {
+        for (String version : List.of("3.5.0 ", "x@sha256:" + "0".repeat(64), "3.2.13", "3.5.0\nimage: evil", "")) {
+            EtcdBackup backup = backup(60);
+            backup.getStatus().setEtcdVersion(version);
+            DrillVerdict.Outcome o = runner.drill(backup, "b/k");
+            assertThat(o.reason()).as(version).isEqualTo(DrillVerdict.DRILL_FAILED);
+            assertThat(o.message()).contains("no version a drill can run").doesNotContain("\n");
+            assertNothingLeft();
+        }
+        assertThat(RestoreDrillRunner.drillable("3.5.35")).isTrue();
+        assertThat(RestoreDrillRunner.drillable("v3.6.16")).isTrue();
+    }
+
     @Test
     void aMissingObjectFailsTheRestore() {
         store.verifyFails = new BackupFailure(BackupFailure.S3_OBJECT_NOT_FOUND, "no such key", false);
