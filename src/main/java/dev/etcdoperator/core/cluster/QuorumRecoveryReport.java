@@ -70,6 +70,12 @@ final class QuorumRecoveryReport {
             return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "A majority is healthy again;"
                     + " EtcdRestore " + r.restore() + " was created to restore the cluster from a backup."));
         }
+        if (step instanceof Step.AllMembersLost lost && before.isPresent()
+                && !ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST.equals(before.get().getReason())) {
+            // what it said of the members that might come back, or of a survivor to recover from, holds no more
+            return Optional.of(condition(false, ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST, "No member is left to"
+                    + " recover quorum from: every member is lost (see the Available condition)."));
+        }
         if (step instanceof QuorumLost q && q.recoveryReason() != null) {
             boolean inProgress = QuorumRecoveryPlanner.RESTORING_FROM_BACKUP.equals(q.recoveryReason());
             return Optional.of(condition(inProgress, q.recoveryReason(), q.recoveryMessage()));

@@ -280,6 +280,23 @@ class ClusterStatusBuilderTest {
         assertCondition(s, "Scaling", "True", "Reseeding", s.getSeedMember(), "empty");
     }
 
+    /** A lost quorum's condition said members might come back; once every member is lost it says so instead. */
+    @Test
+    void theQuorumRecoveryConditionFollowsTheLossOfEveryMember() {
+        ClusterFixture f = running(3, V);
+        EtcdClusterStatus s = report(f);
+        f.unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c");
+        report(s, f);
+        assertThat(s.getConditions()).anySatisfy(c -> assertThat(c.getType()).isEqualTo("QuorumRecovery"));
+        assertThat(Conditions.find(s.getConditions(), "QuorumRecovery").orElseThrow().getReason())
+                .isNotEqualTo("AllMembersLost");
+        ClusterFixture lost = running(3, V);
+        lost.memberNames().forEach(lost::podGone);
+        report(s, lost.settle());
+        assertThat(s.getReason()).isEqualTo("AllMembersLost");
+        assertCondition(s, "QuorumRecovery", "False", "AllMembersLost", "No member is left");
+    }
+
     @Test
     void aPodTerminatingPastTheBoundIsReportedForAPersonWhateverElseGoesOn() {
         ClusterFixture f = running(5, V).persistent().podTerminatingSince("demo-b", T0).unhealthy("demo-b").size(6);
