@@ -59,6 +59,20 @@ public class BackupMetrics {
         g.lastSuccess().set(at.getEpochSecond());
     }
 
+    /**
+     * What the status remembers of the last successful backup: after an operator restart the last-success series is
+     * there before the next backup succeeds (an alert on its age must see backups that keep failing).
+     */
+    void remembered(String namespace, String backup, String cluster, Instant lastSuccess, Long size) {
+        Gauges g = gauges(namespace, backup, cluster);
+        if (g.lastSuccess().get() < lastSuccess.getEpochSecond()) {
+            g.lastSuccess().set(lastSuccess.getEpochSecond());
+            if (size != null) {
+                g.size().set(size);
+            }
+        }
+    }
+
     void failed(String namespace, String backup, String cluster, String reason, Duration took) {
         Tags tags = tags(namespace, backup, cluster);
         backups(tags.and("result", "failure")).increment();

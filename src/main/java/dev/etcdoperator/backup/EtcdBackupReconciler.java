@@ -195,12 +195,19 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return change.control(backup);
         }
         if (status.getReason() != null && status.getReason().startsWith(SpecValidity.REASON_INVALID)) {
-            status.setReason(null);
-            status.setSucceeded(null);
+            statusBuilder.validAgain(status, backup.getMetadata().getGeneration());
         }
+        remembered(backup);
         DrillSchedule.record(status, drillSchedule(backup), clock.instant());
         Duration interval = interval(backup.getSpec().getBackupPolicy());
         Optional<WorkerPool.Finished<BackupTaken>> finished = workers.take(jobKey(backup), jobTag(backup));
+        if (finished.isEmpty() && !workers.has(jobKey(backup), jobTag(backup))) {
+            // no job of this spec is queued or running (one of an earlier spec may have ended, dropped)
+            Conditions.find(status.getConditions(), CONDITION_IN_PROGRESS)
+                    .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                    .ifPresent(c -> conditions.put(status, CONDITION_IN_PROGRESS, Conditions.FALSE, REASON_IDLE,
+                            "No backup runs.", backup.getMetadata().getGeneration()));
+        }
         workers.<Drilled>take(drillKey(backup), backup.getMetadata().getUid())
                 .ifPresent(drilled -> recordDrill(backup, drilled));
         if (finished.isPresent()) {
@@ -262,6 +269,22 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
         conditions.put(backup.getStatus(), CONDITION_IN_PROGRESS, Conditions.TRUE, reason, message,
                 backup.getMetadata().getGeneration());
+    }
+
+    /** The last successful backup the status remembers, in the metrics (an operator restart forgets them). */
+    private void remembered(EtcdBackup backup) {
+        EtcdBackupStatus status = backup.getStatus();
+        if (status.getLastSuccessDate() == null) {
+            return;
+        }
+        try {
+            metrics.remembered(backup.getMetadata().getNamespace(), backup.getMetadata().getName(),
+                    backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName(),
+                    Instant.parse(status.getLastSuccessDate()), status.getBackupSize());
+        } catch (java.time.format.DateTimeParseException e) {
+            LOG.debugf("EtcdBackup %s/%s: lastSuccessDate %s is no time", backup.getMetadata().getNamespace(),
+                    backup.getMetadata().getName(), status.getLastSuccessDate());
+        }
     }
 
     /** Records the outcome of a backup; returns when the schedule wants the next attempt, or null. */

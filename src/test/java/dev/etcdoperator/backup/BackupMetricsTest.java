@@ -11,6 +11,22 @@ import org.junit.jupiter.api.Test;
 
 class BackupMetricsTest {
 
+    /** After a restart, the last success the status remembers is a series before any backup ran again. */
+    @Test
+    void theLastSuccessTheStatusRemembersIsShownAndNeverMovesBack() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        BackupMetrics metrics = new BackupMetrics(registry);
+        Instant remembered = Instant.parse("2026-12-01T10:00:00Z");
+        metrics.remembered("ns", "b", "c", remembered, 2048L);
+        assertThat(registry.get(BackupMetrics.LAST_SUCCESS).gauge().value()).isEqualTo(remembered.getEpochSecond());
+        assertThat(registry.get(BackupMetrics.SIZE).gauge().value()).isEqualTo(2048);
+        Instant taken = remembered.plusSeconds(3600);
+        metrics.taken("ns", "b", "c", Duration.ofSeconds(1), 4096, taken);
+        metrics.remembered("ns", "b", "c", remembered, 2048L);
+        assertThat(registry.get(BackupMetrics.LAST_SUCCESS).gauge().value()).isEqualTo(taken.getEpochSecond());
+        assertThat(registry.get(BackupMetrics.SIZE).gauge().value()).isEqualTo(4096);
+    }
+
     /** Each series has its help text ({@code # HELP}), which {@code promtool check metrics} requires. */
     @Test
     void everyBackupMeterSaysWhatItCounts() {

@@ -215,11 +215,40 @@ class EtcdBackupReconcilerTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && paths.size() == 1);
         reconciler.reconcile(backup, null);
         assertThat(backup.getStatus().getBackupPath()).as("the old path's backup is not this spec's").isNull();
+        assertThat(condition(backup, EtcdBackupReconciler.CONDITION_IN_PROGRESS).getStatus())
+                .as("the new spec's backup runs").isEqualTo("True");
         awaitIdle();
         reconciler.reconcile(backup, null);
         assertThat(paths).containsExactly("etcd-backups/hourly-0", "etcd-backups/elsewhere");
         assertThat(backup.getStatus().getSucceeded()).isTrue();
         assertThat(backup.getStatus().getBackupPath()).isEqualTo("etcd-backups/elsewhere_v7");
+    }
+
+    /** A one-shot backup taken, its spec then made invalid and fixed: Ready says again that the backup was taken. */
+    @Test
+    void aSpecFixedAfterItWasInvalidIsReadyAgainAsTheLastAttemptLeftIt() {
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = overdue(0);
+        backup.getSpec().setBackupPolicy(null);
+        backup.setStatus(null);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        reconciler.reconcile(backup, null);
+        assertThat(condition(backup, "Ready").getStatus()).isEqualTo("True");
+
+        String path = backup.getSpec().getS3().getPath();
+        backup.getSpec().getS3().setPath("no-key-at-all/");
+        backup.getMetadata().setGeneration(2L);
+        reconciler.reconcile(backup, null);
+        assertThat(condition(backup, "Ready").getReason()).isEqualTo("InvalidSpec");
+
+        backup.getSpec().getS3().setPath(path);
+        backup.getMetadata().setGeneration(3L);
+        reconciler.reconcile(backup, null);
+        assertThat(condition(backup, "Valid").getStatus()).isEqualTo("True");
+        assertThat(condition(backup, "Ready").getStatus()).isEqualTo("True");
+        assertThat(backup.getStatus().getSucceeded()).isTrue();
+        assertThat(condition(backup, EtcdBackupReconciler.CONDITION_IN_PROGRESS).getStatus()).isEqualTo("False");
     }
 
     /** Retention asks the API server, right before it deletes, whether the EtcdBackup is still as the backup began. */

@@ -21,6 +21,8 @@ import dev.etcdoperator.core.status.Readiness;
  */
 public final class BackupStatusBuilder {
     public static final String CONDITION = "BackupSucceeded";
+    /** Ready's reason before the first backup of an EtcdBackup whose spec was invalid at first. */
+    public static final String REASON_PENDING = "NoBackupYet";
     public static final String REASON_TAKEN = "BackupTaken";
     /** Set by restore drills only; {@code Ready} does not follow it. */
     public static final String CONDITION_VERIFIED = "BackupVerified";
@@ -57,6 +59,28 @@ public final class BackupStatusBuilder {
         conditions.put(status, CONDITION, Conditions.TRUE, REASON_TAKEN, message, generation);
         readiness.ready(status, REASON_TAKEN, message, generation);
         return message;
+    }
+
+    /**
+     * The spec is valid again after it was not: {@code succeeded}, {@code reason} and {@code Ready} say again what
+     * the last attempt did (the {@link #CONDITION} condition kept it), as they did before the spec went wrong.
+     */
+    public void validAgain(EtcdBackupStatus status, Long generation) {
+        java.util.Optional<dev.etcdoperator.api.v1beta2.Condition> last = Conditions.find(status.getConditions(),
+                CONDITION);
+        if (last.isEmpty()) {
+            status.setSucceeded(null);
+            status.setReason(null);
+            readiness.notReady(status, REASON_PENDING, "No backup was taken yet.", generation);
+        } else if (Conditions.TRUE.equals(last.get().getStatus())) {
+            status.setSucceeded(true);
+            status.setReason(null);
+            readiness.ready(status, last.get().getReason(), last.get().getMessage(), generation);
+        } else {
+            status.setSucceeded(false);
+            status.setReason(last.get().getReason() + ": " + last.get().getMessage());
+            readiness.notReady(status, last.get().getReason(), last.get().getMessage(), generation);
+        }
     }
 
     /**
