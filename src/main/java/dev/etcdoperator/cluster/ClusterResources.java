@@ -70,6 +70,12 @@ public final class ClusterResources {
     public static final String DATA_VOLUME = "etcd-data";
     public static final String DATA_MOUNT = "/var/etcd";
     public static final String DATA_DIR = DATA_MOUNT + "/data";
+    /**
+     * Where a snapshot is restored before it becomes the data directory in one rename: a pod made again on the same
+     * claim after a restore broke off finds no half-restored data directory (which etcd's restore refuses), and one
+     * made again after the data directory was placed keeps it.
+     */
+    public static final String RESTORE_DIR = DATA_MOUNT + "/restoring";
     public static final int CLIENT_PORT = 2379;
     public static final int PEER_PORT = 2380;
     /** etcd's own Prometheus metrics (and /health), plain HTTP even when clients must use TLS. */

@@ -85,16 +85,17 @@ final class RestoreSeed {
                 .withEnv(fromSecret("SNAPSHOT_URL", secret, RestoreAnnotations.URL_KEY),
                         optionalFromSecret("SNAPSHOT_SHA256", secret, RestoreAnnotations.SHA256_KEY),
                         optionalFromSecret("SNAPSHOT_ETAG", secret, RestoreAnnotations.ETAG_KEY))
-                .withCommand("/bin/sh", "-c", fetchScript(SNAPSHOT_FILE))
+                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.RESTORE_DIR + "\n" + fetchScript(SNAPSHOT_FILE))
                 .withVolumeMounts(data)
                 .build();
         return List.of(fetch, restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image),
-                removeContainer(busybox, SnapshotFetch.files(SNAPSHOT_FILE)));
+                placeContainer(busybox, SnapshotFetch.files(SNAPSHOT_FILE)));
     }
 
     /**
-     * etcd's own restore of {@code file} into the data directory, as a one-member cluster of {@code member}, with the
-     * cluster's etcd image (so the restore matches the version that will run it).
+     * etcd's own restore of {@code file} into {@link ClusterResources#RESTORE_DIR} (which must not exist), as a
+     * one-member cluster of {@code member}, with the cluster's etcd image (so the restore matches the version that
+     * will run it); {@link #placeContainer} makes it the data directory.
      */
     static Container restoreContainer(EtcdCluster cluster, String file, ClusterResources.MemberPodSpec member,
             String etcdVersion, String image) {
@@ -104,7 +105,7 @@ final class RestoreSeed {
                 .withImage(image)
                 .withEnv(new EnvVarBuilder().withName("ETCDCTL_API").withValue("3").build())
                 .withCommand(tool, "snapshot", "restore", file,
-                        "--data-dir=" + ClusterResources.DATA_DIR,
+                        "--data-dir=" + ClusterResources.RESTORE_DIR,
                         "--name=" + member.member(),
                         "--initial-cluster=" + member.initialCluster(),
                         "--initial-advertise-peer-urls=" + member.peerUrl(),
@@ -113,14 +114,26 @@ final class RestoreSeed {
                 .build();
     }
 
-    /** A busybox step that removes {@code files} (space-separated paths) from the data volume. */
-    static Container removeContainer(String busybox, String files) {
+    static final String PLACE_CONTAINER = "place-restored-data";
+
+    /**
+     * A busybox step that removes {@code files} (space-separated paths) from the data volume and makes the restored
+     * data the data directory, in one rename; a data directory already there (placed by an earlier pod on this
+     * claim, whose etcd may have taken writes since) is kept, and the new restore dropped.
+     */
+    static Container placeContainer(String busybox, String files) {
         return new ContainerBuilder()
-                .withName("remove-snapshot")
+                .withName(PLACE_CONTAINER)
                 .withImage(busybox)
-                .withCommand("/bin/sh", "-c", "rm -f " + files)
+                .withCommand("/bin/sh", "-c", placeScript(files))
                 .withVolumeMounts(dataMount())
                 .build();
+    }
+
+    static String placeScript(String files) {
+        return String.join("\n", "rm -f " + files,
+                "if [ -d " + ClusterResources.DATA_DIR + " ]; then rm -rf " + ClusterResources.RESTORE_DIR
+                        + "; else mv " + ClusterResources.RESTORE_DIR + " " + ClusterResources.DATA_DIR + "; fi");
     }
 
     static VolumeMount dataMount() {

@@ -38,12 +38,13 @@ final class SurvivorSnapshot {
         List<Container> init = new ArrayList<>(pod.getSpec().getInitContainers());
         // a retry on the same claim finds what an earlier attempt left; etcd refuses to restore over a data directory
         init.add(new ContainerBuilder().withName("clear-data").withImage(busybox)
-                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.DATA_DIR + " " + SNAPSHOT_FILE + " "
+                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.DATA_DIR + " " + ClusterResources.RESTORE_DIR
+                        + " " + SNAPSHOT_FILE + " "
                         + SNAPSHOT_FILE + ".part")
                 .withVolumeMounts(RestoreSeed.dataMount()).build());
         init.add(copy(cluster, image, survivorClientUrl, tlsKeys));
         init.add(RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image));
-        init.add(RestoreSeed.removeContainer(busybox, SNAPSHOT_FILE));
+        init.add(RestoreSeed.placeContainer(busybox, SNAPSHOT_FILE));
         pod.getSpec().setInitContainers(init);
         pod.getSpec().setRestartPolicy(ClusterResources.RUNS_ONCE);
         // a liveness kill would end this pod, and its data with it

@@ -573,7 +573,7 @@ class ClusterResourcesTest {
         EtcdCluster c = annotated("r1", "r1-snapshot");
         Pod seed = ClusterResources.memberPod(c, member("new"), "3.5.17", java.util.Optional.of("r1-snapshot"));
         assertThat(seed.getSpec().getInitContainers()).extracting(Container::getName)
-                .containsExactly("fetch-snapshot", "restore-snapshot", "remove-snapshot", "check-dns");
+                .containsExactly("fetch-snapshot", "restore-snapshot", "place-restored-data", "check-dns");
         assertThat(secretsIn(seed)).containsOnly("r1-snapshot");
         Container fetch = seed.getSpec().getInitContainers().get(0);
         assertThat(fetch.getCommand().get(2)).contains("\"$SNAPSHOT_URL\"").doesNotContain("r1-snapshot")

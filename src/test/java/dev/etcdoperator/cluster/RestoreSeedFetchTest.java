@@ -168,6 +168,39 @@ class RestoreSeedFetchTest {
         }
     }
 
+    /**
+     * The step after etcd's restore, run by /bin/sh on a copy of the data volume's layout: the restored directory
+     * becomes the data directory in one rename; a data directory already there (an earlier pod's on the same claim)
+     * is kept, and the new restore dropped.
+     */
+    @Test
+    void theRestoredDataBecomesTheDataDirectoryUnlessOneIsThere() throws Exception {
+        Path volume = dir.resolve("volume");
+        String script = RestoreSeed.placeScript(ClusterResources.DATA_MOUNT + "/snapshot.db")
+                .replace(ClusterResources.DATA_MOUNT, volume.toString());
+        Files.createDirectories(volume.resolve("restoring").resolve("member"));
+        Files.writeString(volume.resolve("restoring").resolve("member").resolve("db"), "restored");
+        Files.writeString(volume.resolve("snapshot.db"), "snapshot");
+        assertThat(run(script)).isZero();
+        assertThat(Files.readString(volume.resolve("data").resolve("member").resolve("db"))).isEqualTo("restored");
+        assertThat(volume.resolve("restoring")).doesNotExist();
+        assertThat(volume.resolve("snapshot.db")).doesNotExist();
+
+        Files.writeString(volume.resolve("data").resolve("member").resolve("db"), "taken writes since");
+        Files.createDirectories(volume.resolve("restoring").resolve("member"));
+        Files.writeString(volume.resolve("restoring").resolve("member").resolve("db"), "restored again");
+        assertThat(run(script)).isZero();
+        assertThat(Files.readString(volume.resolve("data").resolve("member").resolve("db")))
+                .isEqualTo("taken writes since");
+        assertThat(volume.resolve("restoring")).doesNotExist();
+    }
+
+    private static int run(String script) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-c", script).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    }
+
     @Test
     void neitherADigestNorAnETagIsRefusedBeforeAnyDownload() throws Exception {
         Result r = fetch(null, null);

@@ -51,7 +51,7 @@ class StagedSeedPodsTest {
         assertThat(pod.getMetadata().getAnnotations()).isEqualTo(seed.getMetadata().getAnnotations());
         assertThat(pod.getSpec().getInitContainers()).extracting(Container::getName)
                 .as("etcd needs no DNS name of its own to open restored data as a cluster of one")
-                .containsExactly("fetch-snapshot", "restore-snapshot", "remove-snapshot");
+                .containsExactly("fetch-snapshot", "restore-snapshot", "place-restored-data");
         assertThat(pod.getSpec().getContainers()).isEqualTo(seed.getSpec().getContainers());
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
         assertThat(pod.getSpec().getHostname()).isEqualTo("demo-staged0001");

@@ -32,7 +32,7 @@ class SurvivorSnapshotTest {
                 SURVIVOR);
         List<Container> init = pod.getSpec().getInitContainers();
         assertThat(init).extracting(Container::getName).containsExactly("check-dns", "clear-data",
-                "copy-survivor-snapshot", "restore-snapshot", "remove-snapshot");
+                "copy-survivor-snapshot", "restore-snapshot", "place-restored-data");
         assertThat(init.get(1).getCommand()).last().asString().contains("rm -rf /var/etcd/data ");
         assertThat(init.get(2).getImage()).isEqualTo("quay.io/coreos/etcd:v3.5.35");
         assertThat(init.get(2).getCommand()).containsSequence("--endpoints=" + SURVIVOR)
