@@ -99,9 +99,13 @@ final class RestorePreflight {
             try {
                 client.resource(probe).inNamespace(namespace).dryRun().create();
             } catch (KubernetesClientException e) {
+                String said = e.getStatus() != null && e.getStatus().getMessage() != null
+                        ? e.getStatus().getMessage() : e.getMessage();
+                if (e.getCode() == 403 && said != null && said.contains("exceeded quota")) {
+                    // the template's own pods and claims count against the quota now; deleting it frees them
+                    continue;
+                }
                 if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
-                    String said = e.getStatus() != null && e.getStatus().getMessage() != null
-                            ? e.getStatus().getMessage() : e.getMessage();
                     throw new BackupFailure(TEMPLATE_REFUSED, "the API server refuses the " + probe.getKind()
                             .toLowerCase(java.util.Locale.ROOT) + " the restored cluster's seed member would get"
                             + " (asked in a dry run): " + said + ". Fix spec.pod of EtcdCluster " + namespace + "/"
