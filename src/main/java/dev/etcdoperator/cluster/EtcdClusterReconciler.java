@@ -76,6 +76,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * operator passes on as given: tolerations, affinity, resources, securityContext, a claim's spec...).
      */
     public static final String REASON_REJECTED = "RejectedByApiServer";
+    /** Available is not known: the cluster is refused (invalid spec, TLS), and its members are not looked at. */
+    public static final String REASON_NOT_OBSERVED = "NotObserved";
     /** What the API server answers a request it refuses as such: malformed, forbidden (admission, quota), invalid. */
     private static final java.util.Set<Integer> REFUSALS = java.util.Set.of(400, 403, 422);
     private static final Logger LOG = Logger.getLogger(EtcdClusterReconciler.class);
@@ -189,6 +191,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         if (!validation.valid()) {
             status.setPhase(PHASE_FAILED);
             status.setReason(SpecValidity.REASON_INVALID);
+            notObserved(cluster, "the spec is invalid");
             if (news) {
                 events.warning(cluster, SpecValidity.REASON_INVALID, validation.message());
             }
@@ -472,10 +475,25 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         status.setPhase(PHASE_FAILED);
         status.setReason(reason);
         readiness.notReady(status, reason, message, cluster.getMetadata().getGeneration());
+        notObserved(cluster, "its TLS secrets are refused (" + reason + ")");
         if (news) {
             events.warning(cluster, reason, message);
         }
         return change.control(cluster).rescheduleAfter(interval);
+    }
+
+    /**
+     * The members are not looked at while the cluster is refused: Available no longer claims what the last look
+     * saw (a majority may have been lost since), it says it is not known.
+     */
+    private void notObserved(EtcdCluster cluster, String why) {
+        EtcdClusterStatus status = cluster.getStatus();
+        Conditions.find(status.getConditions(), ClusterStatusBuilder.AVAILABLE)
+                .filter(c -> !Conditions.UNKNOWN.equals(c.getStatus()))
+                .ifPresent(c -> status.setConditions(conditions.set(status.getConditions(), new Condition(
+                        ClusterStatusBuilder.AVAILABLE, Conditions.UNKNOWN, REASON_NOT_OBSERVED, "The members are not"
+                                + " looked at while " + why + ". Last seen: " + c.getMessage()),
+                        cluster.getMetadata().getGeneration())));
     }
 
     /**

@@ -42,6 +42,34 @@ class InvalidSpecReconcileTest {
         }
     }
 
+    /** A cluster that was looked at, then made invalid: Available no longer claims what the last look saw. */
+    @Test
+    void aClusterMadeInvalidSaysItsAvailabilityIsNotKnown() {
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: later, namespace: default}
+                spec: {size: 1, version: 3.5.17}
+                """, EtcdCluster.class)).create();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            EtcdCluster c = client.resources(EtcdCluster.class).inNamespace("default").withName("later").get();
+            return c.getStatus() != null && Conditions.find(c.getStatus().getConditions(), "Available").isPresent();
+        });
+        client.resources(EtcdCluster.class).inNamespace("default").withName("later").edit(c -> {
+            c.getSpec().setVersion("latest");
+            return c;
+        });
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            EtcdCluster c = client.resources(EtcdCluster.class).inNamespace("default").withName("later").get();
+            assertThat(Conditions.find(c.getStatus().getConditions(), "Available")).hasValueSatisfying(a -> {
+                assertThat(a.getStatus()).isEqualTo("Unknown");
+                assertThat(a.getReason()).isEqualTo("NotObserved");
+                assertThat(a.getMessage()).contains("the spec is invalid", "Last seen");
+            });
+        });
+        client.resources(EtcdCluster.class).inNamespace("default").withName("later").delete();
+    }
+
     @Test
     void anInvalidClusterIsMarkedAndNothingIsCreated() {
         client.resource(Serialization.unmarshal("""
@@ -61,8 +89,10 @@ class InvalidSpecReconcileTest {
         });
         assertThat(warnings("zero")).singleElement()
                 .satisfies(e -> assertThat(e.getInvolvedObject().getKind()).isEqualTo("EtcdCluster"));
-        assertThat(client.pods().inAnyNamespace().list().getItems()).isEmpty();
-        assertThat(client.services().inAnyNamespace().list().getItems()).isEmpty();
+        assertThat(client.pods().inAnyNamespace().withLabel(ClusterResources.LABEL_CLUSTER, "zero").list().getItems())
+                .isEmpty();
+        assertThat(client.services().inAnyNamespace().list().getItems())
+                .noneMatch(svc -> svc.getMetadata().getName().startsWith("zero"));
     }
 
     @Test
