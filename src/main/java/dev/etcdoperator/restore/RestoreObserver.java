@@ -11,6 +11,7 @@ import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.MemberPlacement;
 import dev.etcdoperator.cluster.SnapshotFetch;
+import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.status.Conditions;
@@ -55,7 +56,10 @@ final class RestoreObserver {
                 lockedBy != null && restoreActive(namespace, lockedBy) ? lockedBy : null,
                 cluster.getMetadata().getDeletionTimestamp() != null,
                 pods.size(), healthy, ready, size, available, healthy > 0 ? null : seedFailure(pods),
-                healthy > 0 ? null : seedDownloadFailed(pods), unplaced);
+                healthy > 0 ? null : seedDownloadFailed(pods), unplaced,
+                ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST.equals(status.getReason()) ? status.getConditions()
+                        .stream().filter(c -> ClusterStatusBuilder.AVAILABLE.equals(c.getType()))
+                        .map(Condition::getMessage).findFirst().orElse("every member is lost") : null);
     }
 
     /**

@@ -19,10 +19,19 @@ package dev.etcdoperator.core.restore;
  *                       else null
  * @param unplaced       what the cluster says of its member pods that fit no node (its {@code MembersScheduled}
  *                       condition, when False), or null
+ * @param everyMemberLost what the cluster says when it has lost every member (status reason AllMembersLost: it
+ *                       ran, and no pod or claim is left), or null
  */
 public record ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
         int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
-        String seedDownloadFailed, String unplaced) {
+        String seedDownloadFailed, String unplaced, String everyMemberLost) {
+
+    public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
+            int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
+            String seedDownloadFailed, String unplaced) {
+        this(exists, uid, restoredBy, restoringBy, deleting, podsLeft, healthyMembers, readyMembers, size, available,
+                seedFailure, seedDownloadFailed, unplaced, null);
+    }
 
     public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
             int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
@@ -38,6 +47,6 @@ public record ClusterSeen(boolean exists, String uid, String restoredBy, String 
     }
 
     public static ClusterSeen absent(int podsLeft) {
-        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null);
+        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null, null);
     }
 }

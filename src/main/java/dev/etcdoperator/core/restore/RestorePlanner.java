@@ -95,6 +95,10 @@ public final class RestorePlanner {
                     + cluster.seedFailure() + (seedRetries > 0 ? " (it was started again " + seedRetries
                             + " time(s) with a fresh link after its download failed)" : ""));
         }
+        if (cluster.everyMemberLost() != null) {
+            return new RestoreAction.Fail(REASON_SEED_FAILED, "the restored cluster's seed member ran, then it was"
+                    + " lost with its data (" + cluster.everyMemberLost() + "). Restore it again from the backup");
+        }
         if (cluster.healthyMembers() >= 1) {
             return new RestoreAction.Advance(RestorePhase.Growing, "the seed member runs on the restored data");
         }
@@ -110,6 +114,11 @@ public final class RestorePlanner {
         if (cluster.available() && cluster.readyMembers() >= cluster.size() && cluster.healthyMembers() >= cluster.size()) {
             return new RestoreAction.Advance(RestorePhase.Done, "the restored cluster is available with "
                     + cluster.size() + " members");
+        }
+        if (cluster.everyMemberLost() != null) {
+            // the seed ran, then it and its data went (its pod deleted, its node lost): nothing brings them back
+            return new RestoreAction.Fail(REASON_SEED_FAILED, "the restored cluster lost every member before it"
+                    + " grew (" + cluster.everyMemberLost() + "). Restore it again from the backup");
         }
         if (cluster.seedFailure() != null && cluster.healthyMembers() == 0 && cluster.readyMembers() == 0) {
             // the seed runs once: nothing would bring it back, and a restore that never ends holds the cluster

@@ -68,6 +68,20 @@ class RestorePlannerTest {
                 .isInstanceOf(RestoreAction.Wait.class);
     }
 
+    /** The seed ran, then its pod went (deleted, node lost): the cluster says every member is lost; so does the restore. */
+    @Test
+    void a_cluster_that_lost_every_member_while_it_grew_ends_the_restore() {
+        ClusterSeen gone = new ClusterSeen(true, CREATED_UID, ME, null, false, 0, 0, 0, 3, false, null, null, null,
+                "Every member of the cluster is lost: it ran (etcd 3.6.16), and no member pod and no data claim is left.");
+        assertThat(next(ME, RestorePhase.Growing, TEMPLATE_UID, CREATED_UID, gone))
+                .isInstanceOfSatisfying(RestoreAction.Fail.class, f -> {
+                    assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_SEED_FAILED);
+                    assertThat(f.message()).contains("lost every member", "no member pod", "Restore it again");
+                });
+        assertThat(next(ME, RestorePhase.Restoring, TEMPLATE_UID, CREATED_UID, gone))
+                .isInstanceOf(RestoreAction.Fail.class);
+    }
+
     @Test
     void a_template_being_deleted_is_waited_for_and_so_are_its_pods() {
         ClusterSeen going = new ClusterSeen(true, TEMPLATE_UID, null, ME, true, 3, 3, 3, 3, true, null);
