@@ -188,7 +188,7 @@ public final class ClusterStatusBuilder {
         defragmenting(status, o, seats, step).ifPresent(c -> set(status, c, generation));
         certificatesRotating(status, o, step).ifPresent(c -> set(status, c, generation));
         status.setTargetVersion(Conditions.TRUE.equals(upgrading.getStatus()) ? o.desiredVersion() : null);
-        Condition ready = ready(status, o.desiredSize());
+        Condition ready = ready(status, o.desiredSize(), o.paused(), o.desiredVersion());
         readiness.set(status, Conditions.TRUE.equals(ready.getStatus()), ready.getReason(), ready.getMessage(),
                 generation);
         status.setObservedGeneration(generation);
@@ -196,7 +196,7 @@ public final class ClusterStatusBuilder {
     }
 
     /** What the conditions just set say about the whole cluster. */
-    private static Condition ready(EtcdClusterStatus status, int desiredSize) {
+    private static Condition ready(EtcdClusterStatus status, int desiredSize, boolean paused, String desiredVersion) {
         Condition available = Conditions.find(status.getConditions(), AVAILABLE).orElseThrow();
         if (!Conditions.TRUE.equals(available.getStatus())) {
             return available;
@@ -212,6 +212,19 @@ public final class ClusterStatusBuilder {
             }
         }
         int ready = status.getReadyMembers();
+        if (paused) {
+            // the conditions say the changes wait (ControlPaused), which is settled; Ready is still about the spec
+            int members = status.getSize() == null ? ready : status.getSize();
+            String current = status.getCurrentVersion();
+            if (members != desiredSize) {
+                return condition(READY_TYPE, false, REASON_PAUSED, "The cluster has " + members + " members and"
+                        + " spec.size asks for " + desiredSize + "; control is paused (spec.paused).");
+            }
+            if (current != null && desiredVersion != null && !Version.parse(current).equals(Version.parse(desiredVersion))) {
+                return condition(READY_TYPE, false, REASON_PAUSED, "The members run " + current + " and spec.version"
+                        + " asks for " + desiredVersion + "; control is paused (spec.paused).");
+            }
+        }
         if (ready < desiredSize || !PHASE_RUNNING.equals(status.getPhase())) {
             return condition(READY_TYPE, false, "MembersNotReady", ready + " of " + desiredSize
                     + " members are ready.");

@@ -400,6 +400,17 @@ class ClusterStatusBuilderTest {
         assertCondition(s, "Upgrading", "False", "ControlPaused");
     }
 
+    /** Paused, a cluster whose members are ready is not Ready while its size or version is not what the spec asks. */
+    @Test
+    void aPausedClusterIsReadyOnlyWhenItIsAsItsSpecAsks() {
+        EtcdClusterStatus smaller = report(running(5, V).size(3).paused());
+        assertCondition(smaller, "Ready", "False", "ControlPaused", "5 members", "asks for 3");
+        EtcdClusterStatus older = report(running(3, V).version("3.6.16").paused());
+        assertCondition(older, "Ready", "False", "ControlPaused", V, "3.6.16");
+        EtcdClusterStatus asAsked = report(running(3, V).paused());
+        assertCondition(asAsked, "Ready", "True", "ClusterReady");
+    }
+
     @Test
     void noMemberAnsweringIsReportedFromThePods() {
         EtcdClusterStatus s = report(fresh(3, V).pod("demo-a", false, false, V));
