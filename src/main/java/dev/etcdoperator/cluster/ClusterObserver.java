@@ -132,7 +132,7 @@ final class ClusterObserver {
         Optional<EtcdAdmin> admin = Optional.empty();
         Optional<List<EtcdMember>> members = Optional.empty();
         Map<Long, MemberHealth> health = new HashMap<>();
-        List<MemberAlarm> alarms = List.of();
+        List<MemberAlarm> alarms = null;
         long revision = 0;
         if (!clientUrlByPod.isEmpty()) {
             EtcdAdmin a = admins.forCluster(key(namespace, name), new EtcdAdmins.Target(cluster.getMetadata().getUid(),
@@ -234,19 +234,22 @@ final class ClusterObserver {
         }
     }
 
+    /** The alarms, or null when they could not be read. */
     private static List<MemberAlarm> alarms(EtcdAdmin admin, String namespace, String name) {
         try {
             return admin.alarms().stream().map(a -> new MemberAlarm(a.memberId(), a.type())).toList();
         } catch (EtcdAdminException e) {
             LOG.debugf("the alarms of %s/%s are unknown: %s", namespace, name, e.getMessage());
-            return List.of();
+            return null;
         }
     }
 
+    /** @param alarms as just read, or null when they were not: the last ones read stand for them */
     private DatabaseSpace space(EtcdCluster cluster, List<MemberAlarm> alarms, long revision) {
-        SpaceRecoveries.Progress done = space.of(key(cluster.getMetadata().getNamespace(),
-                cluster.getMetadata().getName()), cluster.getMetadata().getUid());
-        return new DatabaseSpace(alarms, quotaBytes(cluster.getSpec()), revision, done.compactedRevision(),
+        String key = key(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
+        SpaceRecoveries.Progress done = space.of(key, cluster.getMetadata().getUid());
+        List<MemberAlarm> known = space.alarms(key, cluster.getMetadata().getUid(), alarms);
+        return new DatabaseSpace(known, quotaBytes(cluster.getSpec()), revision, done.compactedRevision(),
                 done.defragmented(), fragmentationThreshold(cluster.getSpec()), defragmentationRound(cluster));
     }
 

@@ -25,6 +25,12 @@ public class SpaceRecoveries {
     }
 
     private static final Progress NONE = new Progress(0, Set.of());
+    /**
+     * The alarms last read of each cluster: a read that fails (no leader, a member busy) says nothing of them, and
+     * taken for "no alarm" it would report a NOSPACE alarm gone, and raised again at the next read.
+     */
+    private final Map<String, java.util.List<dev.etcdoperator.core.cluster.MemberAlarm>> alarms =
+            new ConcurrentHashMap<>();
     private final Map<String, Progress> byCluster = new ConcurrentHashMap<>();
     private final Map<String, String> uidByKey = new ConcurrentHashMap<>();
 
@@ -34,6 +40,21 @@ public class SpaceRecoveries {
             forget(key);
         }
         return byCluster.getOrDefault(key, NONE);
+    }
+
+    /** @param read the alarms just read, or null when they could not be: then the last ones read (or none) */
+    java.util.List<dev.etcdoperator.core.cluster.MemberAlarm> alarms(String key, String uid,
+            java.util.List<dev.etcdoperator.core.cluster.MemberAlarm> read) {
+        String known = uidByKey.get(key);
+        if (known != null && !known.equals(uid)) {
+            forget(key);
+        }
+        if (read == null) {
+            return alarms.getOrDefault(key, java.util.List.of());
+        }
+        uidByKey.put(key, uid);
+        alarms.put(key, java.util.List.copyOf(read));
+        return read;
     }
 
     /** Records a space step that was carried out. */
@@ -58,5 +79,6 @@ public class SpaceRecoveries {
     void forget(String key) {
         byCluster.remove(key);
         uidByKey.remove(key);
+        alarms.remove(key);
     }
 }

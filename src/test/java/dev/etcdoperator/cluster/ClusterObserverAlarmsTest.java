@@ -66,6 +66,10 @@ class ClusterObserverAlarmsTest {
                     case "health" -> new MemberHealth((String) args[0], false, false, "no linearizable read");
                     case "alarms" -> {
                         alarmCalls.incrementAndGet();
+                        if (alarmsFail) {
+                            throw new dev.etcdoperator.etcd.EtcdAdminException(
+                                    dev.etcdoperator.etcd.EtcdAdminException.Kind.UNAVAILABLE, "deadline exceeded", null);
+                        }
                         yield List.of(new Alarm(1, MemberAlarm.CORRUPT));
                     }
                     case "close" -> null;
@@ -87,6 +91,22 @@ class ClusterObserverAlarmsTest {
         assertThat(alarmCalls).hasValue(0);
         assertThat(o.space().alarms()).isEmpty();
     }
+
+    /** Alarms read once stand while they cannot be read again: a raised alarm is never taken as gone. */
+    @Test
+    void alarmsThatCannotBeReadAgainAreTheLastOnesRead() {
+        ClusterObserver observer = new ClusterObserver(new EtcdAdmins((urls, tls) -> members(1)),
+                Clock.fixed(Instant.parse("2026-11-30T10:00:00Z"), ZoneOffset.UTC));
+        List<io.fabric8.kubernetes.api.model.Pod> pods = List.of(pod("demo-a", "10.0.0.1"), pod("demo-b", "10.0.0.2"));
+        assertThat(observer.observe(CLUSTER, pods, Set.of()).observation().space().alarms())
+                .containsExactly(new MemberAlarm(1, MemberAlarm.CORRUPT));
+        alarmsFail = true;
+        assertThat(observer.observe(CLUSTER, pods, Set.of()).observation().space().alarms())
+                .containsExactly(new MemberAlarm(1, MemberAlarm.CORRUPT));
+        assertThat(alarmCalls).hasValue(2);
+    }
+
+    volatile boolean alarmsFail;
 
     @Test
     void withALeaderTheAlarmsAreReadEvenWhenNoMemberServesReads() {

@@ -19,6 +19,20 @@ class SpaceRecoveriesTest {
         assertThat(recoveries.of("ns/a", "uid-1").defragmented()).containsExactly(7L);
     }
 
+    /** Alarms that could not be read are the last ones read, never "none": a raised alarm is not reported gone. */
+    @Test
+    void alarmsThatCannotBeReadAreTheLastOnesRead() {
+        var raised = java.util.List.of(new dev.etcdoperator.core.cluster.MemberAlarm(7, "NOSPACE"));
+        assertThat(recoveries.alarms("ns/a", "uid-1", null)).isEmpty();
+        assertThat(recoveries.alarms("ns/a", "uid-1", raised)).isEqualTo(raised);
+        assertThat(recoveries.alarms("ns/a", "uid-1", null)).isEqualTo(raised);
+        assertThat(recoveries.alarms("ns/a", "uid-2", null)).as("a cluster made again under the name").isEmpty();
+        recoveries.alarms("ns/a", "uid-2", raised);
+        recoveries.done("ns/a", "uid-2", new Step.DisarmNoSpace(raised, "disarmed"));
+        assertThat(recoveries.alarms("ns/a", "uid-2", null)).isEmpty();
+        assertThat(recoveries.alarms("ns/a", "uid-2", java.util.List.of())).isEmpty();
+    }
+
     @Test
     void aRoutineDefragmentationStartsNoRecovery() {
         recoveries.done("ns/a", "uid-1", new Step.DefragmentMember(8, "a-2", true, Step.DefragmentMember.FRAGMENTED,
