@@ -55,10 +55,12 @@ class InvalidSpecReconcileTest {
             EtcdCluster c = client.resources(EtcdCluster.class).inNamespace("default").withName("later").get();
             return c.getStatus() != null && Conditions.find(c.getStatus().getConditions(), "Available").isPresent();
         });
-        client.resources(EtcdCluster.class).inNamespace("default").withName("later").edit(c -> {
-            c.getSpec().setVersion("latest");
-            return c;
-        });
+        // the operator writes the status meanwhile: the edit is made again on a conflict
+        dev.etcdoperator.sandbox.Edits.edit(client.resources(EtcdCluster.class).inNamespace("default")
+                .withName("later"), c -> {
+                    c.getSpec().setVersion("latest");
+                    return c;
+                });
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             EtcdCluster c = client.resources(EtcdCluster.class).inNamespace("default").withName("later").get();
             assertThat(Conditions.find(c.getStatus().getConditions(), "Available")).hasValueSatisfying(a -> {
