@@ -94,6 +94,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
     static final String REASON_RESTORE_PENDING = "RestoreSnapshotPending";
     static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
+    static final String REASON_RESTORE_GONE = "RestoreGone";
     /** After a change, look again soon: the next step usually follows from it. */
     static final Duration AFTER_CHANGE = Duration.ofMillis(200);
     /** While waiting (on a member, on quorum), or after a failed step, look again every second. */
@@ -298,6 +299,15 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 // the restore that created this cluster has not recorded it yet: a seed now would start empty
                 setRestoreCondition(cluster, Conditions.UNKNOWN, REASON_RESTORE_PENDING, pending.message());
                 return change.control(cluster).rescheduleAfter(WHILE_WAITING);
+            }
+            if (claim instanceof SeedSnapshotClaim.Held held) {
+                boolean told = Conditions.find(status.getConditions(), CONDITION_RESTORE)
+                        .map(c -> held.message().equals(c.getMessage())).orElse(false);
+                setRestoreCondition(cluster, Conditions.FALSE, REASON_RESTORE_GONE, held.message());
+                if (!told) {
+                    events.warning(cluster, REASON_RESTORE_GONE, held.message());
+                }
+                return change.control(cluster).rescheduleAfter(interval);
             }
             if (claim instanceof SeedSnapshotClaim.Refused refused) {
                 String message = refused.message() + "; the seed member starts empty and nothing is mounted.";

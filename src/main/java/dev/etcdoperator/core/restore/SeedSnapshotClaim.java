@@ -53,7 +53,15 @@ public final class SeedSnapshotClaim {
             List<Owner> secretOwners) {
     }
 
-    public sealed interface Decision permits NotRestored, Confirmed, Pending, Refused {
+    public sealed interface Decision permits NotRestored, Confirmed, Pending, Held, Refused {
+    }
+
+    /**
+     * The EtcdRestore that created the cluster is gone before its seed was made (deleted midway): the snapshot can
+     * no longer be proven, and an empty seed would stand for the restored data. No seed is made until a person
+     * decides (restore again, or remove the annotation to start empty).
+     */
+    public record Held(String message) implements Decision {
     }
 
     /** No snapshot annotation: an ordinary cluster. */
@@ -83,7 +91,11 @@ public final class SeedSnapshotClaim {
         }
         RestoreFacts r = f.restore();
         if (r == null) {
-            return new Refused(subject + "EtcdRestore " + f.restoredBy() + " (restored-by) does not exist");
+            return new Held("EtcdRestore " + f.restoredBy() + " (restored-by), which created this cluster to restore a"
+                    + " backup into it, does not exist (deleted before the seed member was made): no seed member is"
+                    + " made, since an empty one would stand for the restored data. Create an EtcdRestore naming this"
+                    + " cluster to restore it again, or remove the annotation restore-snapshot-secret to start it"
+                    + " empty");
         }
         if (r.restoredClusterUid() == null) {
             if (Objects.equals(r.phase(), RestorePhase.Deleting.name())

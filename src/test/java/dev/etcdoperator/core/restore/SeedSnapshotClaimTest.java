@@ -53,6 +53,17 @@ class SeedSnapshotClaimTest {
                 "r1-snapshot"), null))).as("after a failed restore an empty seed is said").isInstanceOf(Refused.class);
     }
 
+    /**
+     * The restore that created the cluster is gone before the seed was made (or never existed): nothing is mounted,
+     * and no seed is made either, since an empty one would stand for the restored data.
+     */
+    @Test
+    void aClusterWhoseRestoreIsGoneMakesNoSeedAndMountsNothing() {
+        assertThat(decide(facts("nobody", "db-password", null, List.of())))
+                .isInstanceOfSatisfying(SeedSnapshotClaim.Held.class, h -> assertThat(h.message())
+                        .contains("nobody", "does not exist", "remove the annotation"));
+    }
+
     /** Every way someone who can only create EtcdClusters (and perhaps Secrets) could point a cluster at a Secret. */
     @Test
     void everyForgedClaimIsRefused() {
@@ -60,8 +71,6 @@ class SeedSnapshotClaimTest {
                 // any Secret, no restore at all
                 facts(null, "db-password", null, List.of()),
                 facts("", "db-password", null, List.of()),
-                // a restore that does not exist
-                facts("nobody", "db-password", null, List.of()),
                 // a real restore that has not created a cluster (or failed before it did)
                 facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Preflight", null, null), OWNED),
                 facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Failed", null, null), OWNED),
