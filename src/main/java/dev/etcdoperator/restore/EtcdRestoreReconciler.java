@@ -575,7 +575,10 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         S3Settings settings = S3Credentials.settings(client, restore.getMetadata().getNamespace(), spec(restore).getS3());
         requireVerifiedKey(status, settings);
         try (BackupStorage.Store store = storage.open(settings)) {
-            Optional<ObjectVersion> now = store.head(location, clock.instant().plus(STORE_CALL_TIME));
+            // in a bucket with versioning the verified version is looked at: a newer version or a delete marker
+            // at the key leaves it, and the link is signed for it
+            Optional<ObjectVersion> now = store.head(location, verified == null ? null : verified.versionId(),
+                    clock.instant().plus(STORE_CALL_TIME));
             if (now.isEmpty()) {
                 return Optional.of("the backup " + location + " was deleted after the preflight verified it");
             }

@@ -81,6 +81,14 @@ public interface BackupStorage {
         Optional<ObjectVersion> head(S3Location location, Instant deadline);
 
         /**
+         * Version {@code versionId} of the object at {@code location} (in a bucket with versioning), or empty when that
+         * version is gone; without a version id, what {@link #head(S3Location, Instant)} says.
+         */
+        default Optional<ObjectVersion> head(S3Location location, String versionId, Instant deadline) {
+            return head(location, deadline);
+        }
+
+        /**
          * A URL that lets whoever holds it GET exactly {@code object} (with client-side encryption, a link of the
          * operator's own that serves it decrypted, see {@link SnapshotLinks}) (its version id when it has one, and only while
          * its ETag is unchanged: the GET must send {@code If-Match} with the ETag) until it expires, without

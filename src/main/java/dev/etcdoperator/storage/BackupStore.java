@@ -240,8 +240,13 @@ public final class BackupStore implements BackupStorage.Store {
 
     @Override
     public Optional<ObjectVersion> head(S3Location location, Instant deadline) {
+        return head(location, null, deadline);
+    }
+
+    @Override
+    public Optional<ObjectVersion> head(S3Location location, String versionId, Instant deadline) {
         try {
-            var head = s3.headObject(b -> b.bucket(location.bucket()).key(location.key())
+            var head = s3.headObject(b -> b.bucket(location.bucket()).key(location.key()).versionId(versionId)
                     .overrideConfiguration(within(deadline)));
             return Optional.of(new ObjectVersion(head.eTag(), versionId(head.versionId())));
         } catch (RuntimeException e) {

@@ -118,6 +118,28 @@ class EtcdRestoreReconcilerTest {
         });
     }
 
+    /**
+     * In a bucket with versioning, a newer version or a delete marker at the key after the template was deleted
+     * leaves the verified version, which is restored (its link is signed for that version).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"a newer version", "a delete marker"})
+    void theVerifiedVersionIsRestoredWhateverWasPutAtTheKeySince(String change) {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        restore.getStatus().setBackupVersionId("v1");
+        storage.versions.put(PATH + "@v1", new ObjectVersion("\"etag-1\"", "v1"));
+        if (change.equals("a delete marker")) {
+            storage.objects.remove(PATH);
+        } else {
+            storage.objects.put(PATH, new ObjectVersion("\"etag-2\"", "v2"));
+        }
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isNotEqualTo("Failed");
+        assertThat(restore.getStatus().getReason() == null ? "" : restore.getStatus().getReason())
+                .doesNotContain(EtcdRestoreReconciler.REASON_BACKUP_CHANGED);
+        assertThat(storage.signed).isNotEmpty().allSatisfy(link -> assertThat(link).contains("v1"));
+    }
+
     @Test
     void credentialsLostAfterTheTemplateWasDeletedAreWaitedForNotTheEndOfTheRestore() {
         EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
@@ -663,6 +685,8 @@ class EtcdRestoreReconcilerTest {
     final class FakeStorage implements BackupStorage {
         final Map<String, ObjectVersion> objects = new HashMap<>();
         final List<String> signed = new java.util.ArrayList<>();
+        /** Earlier versions kept in a bucket with versioning, by "key@versionId". */
+        final Map<String, ObjectVersion> versions = new HashMap<>();
         int opened;
         final AtomicInteger signatures = new AtomicInteger();
         /** Whether the store refuses a link for another ETag than the one it was signed for. */
@@ -684,6 +708,16 @@ class EtcdRestoreReconcilerTest {
                 @Override
                 public Optional<ObjectVersion> head(S3Location location, Instant deadline) {
                     return Optional.ofNullable(objects.get(location.bucket() + "/" + location.key()));
+                }
+
+                @Override
+                public Optional<ObjectVersion> head(S3Location location, String versionId, Instant deadline) {
+                    Optional<ObjectVersion> current = head(location, deadline);
+                    if (versionId == null || current.isPresent() && versionId.equals(current.get().versionId())) {
+                        return current;
+                    }
+                    return Optional.ofNullable(versions.get(location.bucket() + "/" + location.key() + "@"
+                            + versionId));
                 }
 
                 @Override
