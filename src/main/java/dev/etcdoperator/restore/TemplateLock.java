@@ -7,6 +7,7 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
  * The mark a restore puts on its template cluster (annotation {@code restoring: <restore>}) so that no second
@@ -28,14 +29,36 @@ final class TemplateLock {
             return;
         }
         annotations.put(RestoreAnnotations.RESTORING, restore);
-        template.getMetadata().setAnnotations(annotations);
-        try {
-            client.resources(EtcdCluster.class).inNamespace(template.getMetadata().getNamespace()).resource(template)
-                    .update();
-        } catch (KubernetesClientException e) {
-            throw new IllegalStateException("could not mark EtcdCluster " + template.getMetadata().getName()
-                    + " as being restored (" + e.getCode() + "); it changed meanwhile", e);
+        EtcdCluster marked = Serialization.clone(template);
+        marked.getMetadata().setAnnotations(annotations);
+        for (int attempt = 0; ; attempt++) {
+            try {
+                client.resources(EtcdCluster.class).inNamespace(template.getMetadata().getNamespace())
+                        .resource(marked).update();
+                template.getMetadata().setAnnotations(annotations);
+                return;
+            } catch (KubernetesClientException e) {
+                EtcdCluster now = e.getCode() == 409 && attempt < 5 ? client.resources(EtcdCluster.class)
+                        .inNamespace(template.getMetadata().getNamespace())
+                        .withName(template.getMetadata().getName()).get() : null;
+                if (now == null || !sameAsRead(template, now)) {
+                    throw new IllegalStateException("could not mark EtcdCluster " + template.getMetadata().getName()
+                            + " as being restored (" + e.getCode() + "); it changed meanwhile", e);
+                }
+                // only its status (or its resource version) moved, as the cluster controller writes it: what the
+                // preflight recorded of it still holds
+                marked.getMetadata().setResourceVersion(now.getMetadata().getResourceVersion());
+            }
         }
+    }
+
+    /** The same cluster, with the spec, labels and annotations the preflight read. */
+    private static boolean sameAsRead(EtcdCluster read, EtcdCluster now) {
+        return java.util.Objects.equals(read.getMetadata().getUid(), now.getMetadata().getUid())
+                && java.util.Objects.equals(read.getMetadata().getGeneration(), now.getMetadata().getGeneration())
+                && java.util.Objects.equals(read.getMetadata().getLabels(), now.getMetadata().getLabels())
+                && java.util.Objects.equals(read.getMetadata().getAnnotations(), now.getMetadata().getAnnotations())
+                && now.getMetadata().getDeletionTimestamp() == null;
     }
 
     /** Removes the mark of {@code restore} from the cluster of that name, if it carries it. */
