@@ -412,7 +412,9 @@ public final class ClusterStatusBuilder {
         if (step instanceof Refuse r) {
             return condition(UPGRADING, false, r.reason(), r.message());
         }
-        long behind = seats.stream().filter(s -> !Objects.equals(ClusterPlanner.podVersion(o, s), wanted)).count();
+        // a member whose version is not known (no pod of its own yet, or its pod gone) is no member left behind
+        long behind = seats.stream().map(s -> ClusterPlanner.podVersion(o, s))
+                .filter(v -> v != null && !v.equals(wanted)).count();
         if (step instanceof Step.ResetMemberImage r) {
             return condition(UPGRADING, true, "ResettingMemberImage", r.describe());
         }

@@ -365,6 +365,14 @@ class ClusterStatusBuilderTest {
         assertThat(s.getCurrentVersion()).isEqualTo("3.4.23");
     }
 
+    /** A member whose pod is gone has no known version: no upgrade is said to wait on it when none was asked. */
+    @Test
+    void aMemberWithoutAPodIsNoUpgradeWaiting() {
+        EtcdClusterStatus s = report(running(3, V).persistent().podGone("demo-b").unhealthy("demo-b"));
+        assertThat(Conditions.find(s.getConditions(), "Upgrading").orElseThrow().getStatus()).isEqualTo("False");
+        assertThat(s.getTargetVersion()).isNull();
+    }
+
     @Test
     void anUpgradeOnHoldSaysWhy() {
         EtcdClusterStatus s = report(running(3, "3.4.23").version(V).podVersion("demo-b", V).sick("demo-b"));
