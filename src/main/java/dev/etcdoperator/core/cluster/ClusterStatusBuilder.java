@@ -169,10 +169,10 @@ public final class ClusterStatusBuilder {
             status.setCurrentVersion(o.currentVersion());
         }
 
-        phase(status, o, seats, step);
+        Condition available = available(o, seats, step);
+        phase(status, o, seats, step, Conditions.TRUE.equals(available.getStatus()));
 
         Condition upgrading = upgrading(o, seats, step);
-        Condition available = available(o, seats, step);
         set(status, available, generation);
         if (Conditions.TRUE.equals(available.getStatus())) {
             // the first members started together have had their quorum: from now on, a member down is one down
@@ -238,7 +238,8 @@ public final class ClusterStatusBuilder {
         status.setConditions(conditions.set(status.getConditions(), wanted, generation));
     }
 
-    private static void phase(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats, Step step) {
+    private static void phase(EtcdClusterStatus status, ClusterObservation o, List<Seat> seats, Step step,
+            boolean available) {
         String before = status.getPhase();
         boolean lostBefore = PHASE_FAILED.equals(before) && (REASON_QUORUM_LOST.equals(status.getReason())
                 || REASON_ALL_MEMBERS_LOST.equals(status.getReason()));
@@ -247,12 +248,17 @@ public final class ClusterStatusBuilder {
             status.setReason(step instanceof QuorumLost ? REASON_QUORUM_LOST : REASON_ALL_MEMBERS_LOST);
             return;
         }
-        if (lostBefore) {
-            status.setReason(null);
-        }
         if (step instanceof RecordSeed r && r.reseed()) {
+            status.setReason(null);
             status.setPhase(PHASE_CREATING);
             return;
+        }
+        if (lostBefore && !available) {
+            // what is done without a quorum (a member made again on its claim, a pod waited for) brings none back
+            return;
+        }
+        if (lostBefore) {
+            status.setReason(null);
         }
         boolean ranBefore = PHASE_RUNNING.equals(before) || lostBefore;
         status.setPhase(ranBefore || allReady(o, seats) ? PHASE_RUNNING : PHASE_CREATING);

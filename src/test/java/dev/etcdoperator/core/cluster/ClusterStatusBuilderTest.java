@@ -280,6 +280,24 @@ class ClusterStatusBuilderTest {
         assertCondition(s, "Scaling", "True", "Reseeding", s.getSeedMember(), "empty");
     }
 
+    /** What is done without a quorum (members made again on their claims) does not say the cluster runs again. */
+    @Test
+    void aClusterThatLostItsQuorumStaysFailedUntilAMajorityIsBack() {
+        ClusterFixture f = running(3, V).persistent();
+        EtcdClusterStatus s = report(f);
+        f.unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c");
+        report(s, f);
+        assertThat(s.getPhase()).isEqualTo("Failed");
+        assertThat(s.getReason()).isEqualTo("QuorumLost");
+        f.podGone("demo-a").podGone("demo-b").podGone("demo-c");
+        report(s, f);
+        assertThat(s.getPhase()).as("pods made again on their claims, none answering yet").isEqualTo("Failed");
+        assertThat(s.getReason()).isEqualTo("QuorumLost");
+        report(s, running(3, V).persistent());
+        assertThat(s.getPhase()).isEqualTo("Running");
+        assertThat(s.getReason()).isNull();
+    }
+
     /** A lost quorum's condition said members might come back; once every member is lost it says so instead. */
     @Test
     void theQuorumRecoveryConditionFollowsTheLossOfEveryMember() {
