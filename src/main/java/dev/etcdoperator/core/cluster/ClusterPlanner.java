@@ -534,9 +534,10 @@ public final class ClusterPlanner {
                     ? " is catching up with the leader (raft index " + l.raftIndex() + " of " + top + ")."
                     : " is not healthy yet.") + " It is promoted once it has caught up.");
         }
-        // 10. a voter whose pod does not run yet (one whose old pod still terminates waits alone: rule 15)
+        // 10. a voter whose pod does not run yet (one whose old pod still terminates waits alone: rule 15); when the
+        // cluster is to shrink, such a member is the one to remove (rule 11), not one to wait for
         for (Seat s : voters) {
-            if (!s.podRunning() && !away(o, s)) {
+            if (!s.podRunning() && !away(o, s) && voters.size() <= wanted) {
                 return new Wait(Wait.MEMBER_STARTING, "Waiting for the pod of member " + s.name() + " to run."
                         + imageNote(s.pod()));
             }

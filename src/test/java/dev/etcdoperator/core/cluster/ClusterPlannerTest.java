@@ -319,6 +319,16 @@ class ClusterPlannerTest {
         assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-d"), "demo-d", RemoveMember.SCALE_DOWN));
     }
 
+    /** A voter whose pod never runs (no node fits it) is the one a scale-down removes, not one it waits for. */
+    @Test
+    void scaleDownRemovesAVoterWhosePodDoesNotRun() {
+        ClusterFixture f = running(5, V).persistent().size(3).podStarting("demo-e").unhealthy("demo-e");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-e"), "demo-e", RemoveMember.SCALE_DOWN));
+        ClusterFixture same = running(3, V).persistent().podStarting("demo-c").unhealthy("demo-c");
+        assertThat(plan(same)).as("at its size, the member's pod is waited for")
+                .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_STARTING));
+    }
+
     @Test
     void scaleDownRemovesAPendingLearnerFirst() {
         ClusterFixture f = running(3, V).size(3).learner("demo-d", true, 10);
