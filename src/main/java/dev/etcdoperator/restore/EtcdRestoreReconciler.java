@@ -226,6 +226,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             status.setConsecutiveFailures(0);
             status.setLastAttemptDate(now());
             status.setReason(null);
+            status.setSucceeded(null);
             String message = "backup " + restore.getSpec().getS3().getPath() + " verified (" + passed.backup().size()
                     + " bytes, sha256 " + passed.backup().sha256() + (passed.backup().encrypted()
                             ? "; decrypted with key " + passed.backup().keyFingerprint() + ", snapshot sha256 "
@@ -492,6 +493,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             RestoreAction.Advance advance) {
         EtcdRestoreStatus status = restore.getStatus();
         status.setPhase(advance.to().name());
+        // a failure that was retried and passed is no outcome: succeeded says one only when the restore ends
+        status.setSucceeded(null);
+        status.setReason(null);
         if (from == RestorePhase.Deleting) {
             setCondition(restore, "Deleting", Conditions.TRUE, "TemplateDeleted", "the template cluster is gone");
         }

@@ -234,6 +234,22 @@ class EtcdRestoreReconcilerTest {
         assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
     }
 
+    /** A preflight failure that was retried and then passed leaves no failure in the status of a restore going on. */
+    @Test
+    void aRetriedPreflightFailureIsNoOutcomeOnceItPasses() {
+        template(CLUSTER, Map.of());
+        EtcdRestoreStatus failedOnce = new EtcdRestoreStatus();
+        failedOnce.setPhase(RestorePhase.Preflight.name());
+        failedOnce.setSucceeded(false);
+        failedOnce.setReason(BackupFailure.S3_UNREACHABLE + ": the store did not answer");
+        failedOnce.setConsecutiveFailures(1);
+        EtcdRestore restore = create("r1", CLUSTER, PATH, failedOnce);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Deleting");
+        assertThat(restore.getStatus().getSucceeded()).isNull();
+        assertThat(restore.getStatus().getReason()).isNull();
+    }
+
     @Test
     void aSpecChangedAfterThePreflightIsIgnored() {
         EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
