@@ -102,7 +102,7 @@ final class BackupRunner {
             if (periodic) {
                 stored = store.periodicBackups(location, deadline);
                 refuse(BackupPlanner.checkPrefix(stored, request.owner(), location.toString()));
-                refuse(BackupPlanner.checkOwnBackups(stored, request.owner(), source, location.toString()));
+                refuse(BackupPlanner.checkOwnBackups(last, stored, request.owner(), source, location.toString()));
                 target = location.withKey(BackupNames.periodicKey(location.key(), source.revision(), start));
             } else {
                 target = location;

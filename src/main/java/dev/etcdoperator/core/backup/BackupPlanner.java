@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  * <li>a key, or a periodic prefix, belongs to one EtcdBackup: an object there that another EtcdBackup (or anyone
  * else) wrote is never replaced ({@link BackupFailure#PATH_IN_USE});</li>
  * <li>a one-shot backup replaces its own earlier object at the key only with one of the same cluster, no older;</li>
- * <li>the same holds for the periodic backups this EtcdBackup already took under its prefix, for when the status
- * that remembers the last one is lost;</li>
+ * <li>when the status that remembers the last one is lost, the revision check holds against the periodic backups this
+ * EtcdBackup already took of the same etcd cluster under its prefix;</li>
  * <li>retention deletes only this EtcdBackup's periodic backups of the cluster it just backed up, never the newest
  * of the highest revision, and never the last one a restore drill verified.</li>
  * </ul>
@@ -123,31 +123,26 @@ public final class BackupPlanner {
     }
 
     /**
-     * Checks this owner's periodic backups already under the prefix against the source, as {@link #checkSource}
-     * checks the status: the status is lost when the EtcdBackup is deleted and created again under the same name,
-     * and its prefix may then hold backups of a cluster that the new source is not.
+     * When the status remembers no backup (the EtcdBackup was deleted and made again under the same name), checks this
+     * owner's periodic backups already under the prefix that came from the same etcd cluster as the source: a lower
+     * revision than theirs means the cluster lost data. Backups of other clusters (one restored since, say) are no
+     * refusal: retention neither counts nor deletes them.
      */
-    public static Optional<Refusal> checkOwnBackups(List<StoredBackup> underPrefix, String owner,
+    public static Optional<Refusal> checkOwnBackups(LastBackup last, List<StoredBackup> underPrefix, String owner,
             SourceChoice.Candidate source, String location) {
-        List<StoredBackup> mine = underPrefix.stream().filter(b -> owner.equals(b.owner())).toList();
         String id = source.clusterIdHex();
-        Optional<StoredBackup> ofAnother = mine.stream()
-                .filter(b -> id != null && b.clusterId() != null && !b.clusterId().equalsIgnoreCase(id)).findFirst();
-        if (ofAnother.isPresent()) {
-            return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "the prefix " + location + " holds backups"
-                    + " this EtcdBackup took of etcd cluster " + ofAnother.get().clusterId() + " (e.g. "
-                    + ofAnother.get().key() + "), and member " + source.clientUrl() + " belongs to etcd cluster " + id
-                    + ": it is another cluster (or one restored or re-created); the earlier backups are kept. To back"
-                    + " up this cluster, give this EtcdBackup its own s3.path"));
+        if (!last.isNone() || id == null) {
+            return Optional.empty();
         }
-        Optional<StoredBackup> newest = mine.stream().filter(b -> b.revision() != null)
+        Optional<StoredBackup> newest = underPrefix.stream().filter(b -> owner.equals(b.owner()))
+                .filter(b -> b.revision() != null && id.equalsIgnoreCase(b.clusterId()))
                 .max(java.util.Comparator.comparingLong(StoredBackup::revision));
         if (newest.isPresent() && newest.get().revision() > source.revision()) {
             return Optional.of(new Refusal(BackupFailure.REVISION_WENT_BACK, "the newest revision any member has is "
                     + source.revision() + " (" + source.clientUrl() + "), lower than that of the backup "
-                    + newest.get().key() + " this EtcdBackup took under " + location + " (" + newest.get().revision()
-                    + "): the cluster lost data or was replaced; the earlier backups are kept. To back it up as it is"
-                    + " now, give this EtcdBackup its own s3.path"));
+                    + newest.get().key() + " this EtcdBackup took of the same etcd cluster under " + location + " ("
+                    + newest.get().revision() + "): the cluster lost data; the earlier backups are kept. To back it up"
+                    + " as it is now, give this EtcdBackup its own s3.path"));
         }
         return Optional.empty();
     }
