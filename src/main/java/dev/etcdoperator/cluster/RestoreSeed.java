@@ -69,8 +69,12 @@ final class RestoreSeed {
                 }
             }
         }
+        // once the restore's own seed was made with the snapshot, a seed made later is a reseed a person asked for
+        boolean restoresSeed = cluster.getStatus() == null || dev.etcdoperator.core.status.Conditions.find(
+                cluster.getStatus().getConditions(), EtcdClusterReconciler.CONDITION_RESTORE)
+                .filter(c -> EtcdClusterReconciler.REASON_RESTORE_CONFIRMED.equals(c.getReason())).isEmpty();
         return SeedSnapshotClaim.decide(new SeedSnapshotClaim.Facts(cluster.getMetadata().getUid(), restoredBy, secret,
-                restore, owners));
+                restore, owners, restoresSeed));
     }
 
     static List<Container> initContainers(EtcdCluster cluster, String secret, ClusterResources.MemberPodSpec member,

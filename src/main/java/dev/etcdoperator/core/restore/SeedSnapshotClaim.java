@@ -48,9 +48,15 @@ public final class SeedSnapshotClaim {
      * @param secret       its {@code restore-snapshot-secret} annotation, or null
      * @param restore      the EtcdRestore {@code restoredBy} names, or null when there is none
      * @param secretOwners the Secret's owner references, or null when the Secret does not exist
+     * @param restoresSeed the seed to be made is the one the restore named ({@code restore-seed-member}), not one of
+     *                     a reseed a person asked for later
      */
     public record Facts(String clusterUid, String restoredBy, String secret, RestoreFacts restore,
-            List<Owner> secretOwners) {
+            List<Owner> secretOwners, boolean restoresSeed) {
+        public Facts(String clusterUid, String restoredBy, String secret, RestoreFacts restore,
+                List<Owner> secretOwners) {
+            this(clusterUid, restoredBy, secret, restore, secretOwners, true);
+        }
     }
 
     public sealed interface Decision permits NotRestored, Confirmed, Pending, Held, Refused {
@@ -90,6 +96,9 @@ public final class SeedSnapshotClaim {
                     + "created it");
         }
         RestoreFacts r = f.restore();
+        if (r == null && !f.restoresSeed()) {
+            return new Refused(subject + "EtcdRestore " + f.restoredBy() + " (restored-by) does not exist");
+        }
         if (r == null) {
             return new Held("EtcdRestore " + f.restoredBy() + " (restored-by), which created this cluster to restore a"
                     + " backup into it, does not exist (deleted before the seed member was made): no seed member is"

@@ -62,6 +62,9 @@ class SeedSnapshotClaimTest {
         assertThat(decide(facts("nobody", "db-password", null, List.of())))
                 .isInstanceOfSatisfying(SeedSnapshotClaim.Held.class, h -> assertThat(h.message())
                         .contains("nobody", "does not exist", "remove the annotation"));
+        // a reseed a person asked for after the restored cluster lost every member starts empty, as asked
+        assertThat(decide(new Facts(CLUSTER_UID, "nobody", "db-password", null, List.of(), false)))
+                .isInstanceOf(Refused.class);
     }
 
     /** Every way someone who can only create EtcdClusters (and perhaps Secrets) could point a cluster at a Secret. */
