@@ -274,7 +274,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     /** The last successful backup the status remembers, in the metrics (an operator restart forgets them). */
     private void remembered(EtcdBackup backup) {
         EtcdBackupStatus status = backup.getStatus();
-        if (status.getLastSuccessDate() == null) {
+        // a one-shot backup's last success only grows old: an alert on its age would fire for ever
+        if (status.getLastSuccessDate() == null || interval(backup.getSpec().getBackupPolicy()).isZero()) {
             return;
         }
         try {

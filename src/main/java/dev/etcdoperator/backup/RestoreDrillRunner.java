@@ -122,10 +122,10 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
             url = store.presignedGet(location, verified.object(), timeout);
         }
         String version = status.getEtcdVersion() != null ? status.getEtcdVersion() : verified.version();
-        if (!drillable(version)) {
+        if (version != null && !drillable(version)) {
             // read from the backed-up member or the object's metadata: it becomes an image tag
             throw new Stop(DrillVerdict.DRILL_FAILED, "the backup records etcd version "
-                    + (version == null ? "none" : "\"" + version.replaceAll("\\p{Cntrl}", "?") + "\"")
+                    + "\"" + version.replaceAll("\\p{Cntrl}", "?") + "\""
                     + ", which is no version a drill can run (a semantic version, "
                     + dev.etcdoperator.api.v1beta2.InputRules.OLDEST_ETCD_VERSION + " or later)");
         }

@@ -60,7 +60,8 @@ public final class BackupSchedule {
         if (!periodic && history.lastSuccess() != null) {
             return new Finished();
         }
-        if (inTheFuture(history.lastSuccess(), now) || inTheFuture(history.lastAttempt(), now)) {
+        if (history.consecutiveFailures() == 0 && inTheFuture(history.lastSuccess(), now)
+                || history.consecutiveFailures() > 0 && inTheFuture(history.lastAttempt(), now)) {
             // the clock went back (or a record came from a clock ahead): waiting for a time computed from it could
             // hold backups back for as long as the clock was off, unseen
             return new Due(now, 0);

@@ -78,6 +78,9 @@ class BackupScheduleTest {
         assertThat(BackupSchedule.decide(hour, new History(tomorrow, tomorrow, 0), T0)).isEqualTo(new Due(T0, 0));
         assertThat(BackupSchedule.decide(hour, new History(T0.minus(hour), tomorrow, 3), T0))
                 .isEqualTo(new Due(T0, 0));
+        // after failures the last attempt counts, not an old success recorded ahead: the backoff still holds
+        assertThat(BackupSchedule.decide(hour, new History(tomorrow, T0, 2), T0.plusSeconds(1)))
+                .isEqualTo(new Wait(T0.plus(BackupSchedule.backoff(2))));
         // replicas' clocks a little apart are no jump
         Instant soon = T0.plusSeconds(30);
         assertThat(BackupSchedule.decide(hour, new History(soon, soon, 0), T0)).isEqualTo(new Wait(soon.plus(hour)));
