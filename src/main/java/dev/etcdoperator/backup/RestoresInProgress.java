@@ -7,7 +7,6 @@ import java.util.Set;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
 import dev.etcdoperator.core.backup.S3Location;
-import dev.etcdoperator.core.restore.RestorePhase;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -38,8 +37,7 @@ final class RestoresInProgress implements BackupsInUse {
         }
         Set<String> keys = new HashSet<>();
         for (EtcdRestore restore : restores) {
-            String phase = restore.getStatus() == null ? null : restore.getStatus().getPhase();
-            if (RestorePhase.Done.name().equals(phase) || RestorePhase.Failed.name().equals(phase)) {
+            if (dev.etcdoperator.core.restore.RestoreEnd.ended(restore.getStatus())) {
                 continue;
             }
             EtcdRestoreSpec spec = restore.getStatus() != null && restore.getStatus().getVerifiedSpec() != null

@@ -7,7 +7,6 @@ import java.util.Set;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
-import dev.etcdoperator.core.restore.RestorePhase;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -50,8 +49,7 @@ final class RestoreEndEvents {
     static boolean ended(Collection<EtcdRestore> restores, String name) {
         return restores.stream().filter(r -> name.equals(r.getMetadata().getName()))
                 .filter(r -> r.getMetadata().getDeletionTimestamp() == null)
-                .map(RestoreEndEvents::phase)
-                .noneMatch(p -> !RestorePhase.Done.name().equals(p) && !RestorePhase.Failed.name().equals(p));
+                .allMatch(r -> dev.etcdoperator.core.restore.RestoreEnd.ended(r.getStatus()));
     }
 
     private static String phase(EtcdRestore restore) {

@@ -24,6 +24,7 @@ import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.FailureReport;
 import dev.etcdoperator.core.restore.RestoreAction;
+import dev.etcdoperator.core.restore.RestoreEnd;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.restore.RestoreStatusBuilder;
@@ -78,8 +79,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
     static final String REASON_BACKUP_CHANGED = "BackupChanged";
     static final String REASON_SEED_RETRIED = "SeedDownloadRetried";
     private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
-    /** Set on a restore another operator (version) ended or ran: it is never run here. */
-    static final String CONDITION_ENDED_ELSEWHERE = "EndedElsewhere";
+    static final String CONDITION_ENDED_ELSEWHERE = RestoreEnd.CONDITION_ENDED_ELSEWHERE;
     private static final Map<RestorePhase, String> CONDITION_OF = Map.of(RestorePhase.Preflight, "Preflight",
             RestorePhase.Deleting, "Deleting", RestorePhase.Restoring, "Restoring", RestorePhase.Growing, "Growing",
             RestorePhase.Done, "Done");
@@ -737,33 +737,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         return copy.isEmpty() ? null : copy;
     }
 
-    /**
-     * Why a restore whose status another operator wrote is ended, if it is: a status with {@code succeeded} or a
-     * failure {@code reason} but no phase (the original operator's: it ran each restore once, and never again once
-     * either was set), or a phase this version does not know (a newer operator's).
-     */
     static Optional<String> endedElsewhere(EtcdRestoreStatus status) {
-        Optional<dev.etcdoperator.api.v1beta2.Condition> told = Conditions.find(status.getConditions(),
-                CONDITION_ENDED_ELSEWHERE);
-        if (told.isPresent()) {
-            return Optional.of(told.get().getMessage());
-        }
-        if (status.getPhase() != null) {
-            return phase(status) == null ? Optional.of("status.phase " + status.getPhase() + " is not one this"
-                    + " operator knows (written by another version): the restore is left as it is. To restore again,"
-                    + " create a new EtcdRestore.") : Optional.empty();
-        }
-        if (status.getConditions() != null && !status.getConditions().isEmpty()) {
-            return Optional.empty();
-        }
-        boolean failed = status.getReason() != null && !status.getReason().isBlank()
-                && !status.getReason().startsWith(SpecValidity.REASON_INVALID);
-        if (Boolean.TRUE.equals(status.getSucceeded()) || failed) {
-            return Optional.of("This restore ended before this operator ran it (status.succeeded "
-                    + status.getSucceeded() + (failed ? ", reason " + status.getReason() : "") + ", no status.phase):"
-                    + " it is not run again. To restore again, create a new EtcdRestore.");
-        }
-        return Optional.empty();
+        return RestoreEnd.endedElsewhere(status);
     }
 
     private static RestorePhase phase(EtcdRestoreStatus status) {

@@ -13,7 +13,6 @@ import dev.etcdoperator.cluster.MemberPlacement;
 import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.restore.ClusterSeen;
-import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.status.Conditions;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -74,8 +73,7 @@ final class RestoreObserver {
         if (other == null || other.getMetadata().getDeletionTimestamp() != null) {
             return false;
         }
-        String phase = other.getStatus() == null ? null : other.getStatus().getPhase();
-        return !RestorePhase.Done.name().equals(phase) && !RestorePhase.Failed.name().equals(phase);
+        return !dev.etcdoperator.core.restore.RestoreEnd.ended(other.getStatus());
     }
 
     /**
