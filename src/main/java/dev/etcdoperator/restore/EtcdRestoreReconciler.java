@@ -144,7 +144,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
                 r -> statusBuilder.ready(r.getStatus(), r.getMetadata().getGeneration()));
         EtcdRestoreStatus status = restore.getStatus();
         RestorePhase phase = phase(status);
-        Optional<String> notOurs = endedElsewhere(status);
+        Optional<String> notOurs = RestoreEnd.endedElsewhere(status);
         if (notOurs.isPresent()) {
             // never started again: its template would be deleted and rebuilt from a backup older than its data
             if (Conditions.find(status.getConditions(), CONDITION_ENDED_ELSEWHERE).isEmpty()) {
@@ -735,10 +735,6 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         copy.remove(RestoreAnnotations.SEED_MEMBER);
         copy.remove("kubectl.kubernetes.io/last-applied-configuration");
         return copy.isEmpty() ? null : copy;
-    }
-
-    static Optional<String> endedElsewhere(EtcdRestoreStatus status) {
-        return RestoreEnd.endedElsewhere(status);
     }
 
     private static RestorePhase phase(EtcdRestoreStatus status) {

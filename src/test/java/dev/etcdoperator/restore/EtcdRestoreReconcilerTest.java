@@ -590,9 +590,9 @@ class EtcdRestoreReconcilerTest {
         EtcdRestoreStatus invalid = new EtcdRestoreStatus();
         invalid.setSucceeded(false);
         invalid.setReason(dev.etcdoperator.core.status.SpecValidity.REASON_INVALID + ": spec.s3.path is required");
-        assertThat(EtcdRestoreReconciler.endedElsewhere(invalid)).isEmpty();
+        assertThat(dev.etcdoperator.core.restore.RestoreEnd.endedElsewhere(invalid)).isEmpty();
         EtcdRestoreStatus fresh = new EtcdRestoreStatus();
-        assertThat(EtcdRestoreReconciler.endedElsewhere(fresh)).isEmpty();
+        assertThat(dev.etcdoperator.core.restore.RestoreEnd.endedElsewhere(fresh)).isEmpty();
     }
 
     void seedPod(String name, int exit) {

@@ -43,6 +43,20 @@ class SpacePlannerTest {
         return planner.plan(f.observe());
     }
 
+    /** Plans and applies steps until there is nothing to do (at most ten), and returns them, the last included. */
+    private List<Step> planUntilNothing(ClusterFixture f) {
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Step step = plan(f);
+            steps.add(step);
+            if (step instanceof Nothing) {
+                break;
+            }
+            f.apply(step);
+        }
+        return steps;
+    }
+
     @Test
     void withoutTheAlarmTheDatabaseSizesChangeNothing() {
         ClusterFixture f = running(3, V);
@@ -57,15 +71,7 @@ class SpacePlannerTest {
     @Test
     void aFullClusterIsCompactedThenDefragmentedFollowersFirstTheLeaderLastThenDisarmed() {
         ClusterFixture f = full(3);
-        List<Step> steps = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            Step step = plan(f);
-            steps.add(step);
-            if (step instanceof Nothing) {
-                break;
-            }
-            f.apply(step);
-        }
+        List<Step> steps = planUntilNothing(f);
         assertThat(steps).hasSize(6);
         assertThat(steps.get(0)).isEqualTo(new CompactKeyspace(REVISION));
         assertThat(steps.subList(1, 4)).containsExactly(new DefragmentMember(f.id("demo-b"), "demo-b", false),
@@ -104,15 +110,7 @@ class SpacePlannerTest {
     @Test
     void twoHealthyVotersAreDefragmentedTheFollowerFirstAndTheAlarmGoes() {
         ClusterFixture f = full(2);
-        List<Step> steps = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            Step step = plan(f);
-            steps.add(step);
-            if (step instanceof Nothing) {
-                break;
-            }
-            f.apply(step);
-        }
+        List<Step> steps = planUntilNothing(f);
         assertThat(steps).hasSize(5);
         assertThat(steps.get(0)).isEqualTo(new CompactKeyspace(REVISION));
         assertThat(steps.subList(1, 3)).containsExactly(new DefragmentMember(f.id("demo-b"), "demo-b", false),
