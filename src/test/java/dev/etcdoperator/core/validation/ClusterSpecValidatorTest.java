@@ -164,6 +164,22 @@ class ClusterSpecValidatorTest {
         }
     }
 
+    /** Pre-releases semver refuses would pass by the version rules (oldest version, restore tool, probes). */
+    @Test
+    void aVersionWhosePreReleaseSemverRefusesIsRefused() {
+        for (String malformed : List.of("3.3.0-.", "3.5.0-rc..1", "3.5.0-01", "3.6.0-rc.", "3.2.0-.x", "3.5.0--.")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setVersion(malformed);
+            assertThat(validator.validate(spec).errors()).as(malformed).extracting(FieldError::path)
+                    .containsExactly("spec.version");
+        }
+        for (String fine : List.of("3.6.0-rc.1", "3.5.0-alpha.0", "3.5.0-x-y.1a", "3.5.0--")) {
+            EtcdClusterSpec spec = spec(3, null);
+            spec.setVersion(fine);
+            assertThat(validator.validate(spec).errors()).as(fine).isEmpty();
+        }
+    }
+
     @Test
     void aVersionIsSemverOfBoundedLength() {
         for (String hostile : List.of("3.5.17\n", "3.5.17;id", "3.5.17 --x", "-3.5.17", "3.5.17-" + "a".repeat(70),
@@ -280,11 +296,12 @@ class ClusterSpecValidatorTest {
     void etcdEnvCannotSetWhatTheOperatorSetsNorBeAStrangeName() {
         EtcdClusterSpec spec = spec(3, null);
         assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(
-                List.of("ETCD_QUOTA_BACKEND_BYTES", "GOMAXPROCS", "my.var-x"), null)).valid()).isTrue();
+                List.of("ETCD_QUOTA_BACKEND_BYTES", "GOMAXPROCS", "my.var-x", "ETCDCTL_USER_NOTE"), null)).valid())
+                .isTrue();
         for (String hostile : List.of("ETCD_NAME", "ETCD_INITIAL_CLUSTER", "ETCD_DATA_DIR", "ETCD_LISTEN_CLIENT_URLS",
                 "ETCD_INITIAL_CLUSTER_STATE", "ETCD_PEER_TRUSTED_CA_FILE", "ETCD_CONFIG_FILE", "ETCD_FORCE_NEW_CLUSTER",
-                "ETCD_UNSAFE_NO_FSYNC", "ETCD_DISCOVERY", "ETCD_DISCOVERY_SRV", "1BAD", "A=B", "A B", "A;id", "A\nB",
-                "")) {
+                "ETCD_UNSAFE_NO_FSYNC", "ETCD_DISCOVERY", "ETCD_DISCOVERY_SRV", "ETCDCTL_API", "ETCDCTL_DISCOVERY_SRV",
+                "1BAD", "A=B", "A B", "A;id", "A\nB", "")) {
             assertThat(validator.validate("example", spec, new ClusterSpecValidator.PodInputs(List.of(hostile), null))
                     .errors()).as("'%s'", hostile).extracting(FieldError::path)
                     .containsExactly("spec.pod.etcdEnv[0].name");
