@@ -31,6 +31,8 @@ import org.jboss.logging.Logger;
 public class EventRecorder {
     public static final String COMPONENT = "etcd-operator";
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
+    /** The longest name the API server takes for an Event (a DNS subdomain). */
+    private static final int MAX_NAME = 253;
 
     private final KubernetesClient client;
     private final Clock clock;
@@ -59,7 +61,7 @@ public class EventRecorder {
         var metadata = about.getMetadata();
         var subject = new EventCorrelator.Subject(about.getKind(), metadata.getNamespace(), metadata.getName(),
                 metadata.getUid());
-        String newName = metadata.getName() + "." + Long.toHexString(System.nanoTime()).toLowerCase(Locale.ROOT);
+        String newName = eventName(metadata.getName(), Long.toHexString(System.nanoTime()).toLowerCase(Locale.ROOT));
         EventCorrelator.Decision decision = correlator.observe(new EventCorrelator.Occurrence(subject, type, reason,
                 message), newName, clock.instant());
         try {
@@ -72,6 +74,20 @@ public class EventRecorder {
             LOG.warnf("could not record event %s on %s/%s: %s", reason, about.getKind(), metadata.getName(),
                     e.getMessage());
         }
+    }
+
+    /**
+     * {@code <object>.<suffix>} as a name the API server takes (a DNS subdomain of at most 253 characters): the
+     * object's name is cut where the two would be longer, and its cut end made to end in a letter or digit.
+     */
+    static String eventName(String objectName, String suffix) {
+        int room = MAX_NAME - suffix.length() - 1;
+        String head = objectName.length() <= room ? objectName : objectName.substring(0, room);
+        int end = head.length();
+        while (end > 0 && !Character.isLetterOrDigit(head.charAt(end - 1))) {
+            end--;
+        }
+        return (end == 0 ? "event" : head.substring(0, end)) + "." + suffix;
     }
 
     private void bump(HasMetadata about, String type, String reason, EventCorrelator.Decision decision) {

@@ -71,6 +71,20 @@ class EventRecorderTest {
         });
     }
 
+    /** Objects may have names of 253 characters; their Events' names must fit the same limit. */
+    @Test
+    void eventNamesAreDnsSubdomainsOfAtMost253CharactersWhateverTheObjectsName() {
+        java.util.regex.Pattern subdomain = java.util.regex.Pattern.compile(
+                "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+        String suffix = Long.toHexString(Long.MAX_VALUE);
+        for (String name : List.of("a", "backup", "b".repeat(253), "a.b-c".repeat(50) + "abc", "x".repeat(235) + "-yz",
+                "x".repeat(235) + ".-y")) {
+            String event = EventRecorder.eventName(name, suffix);
+            assertThat(event).as(name).hasSizeLessThanOrEqualTo(253).endsWith("." + suffix).matches(subdomain);
+        }
+        assertThat(EventRecorder.eventName("backup", "1f")).isEqualTo("backup.1f");
+    }
+
     @Test
     void aFailureToRecordIsNotThrown() {
         EventRecorder recorder = new EventRecorder(client, clock);
