@@ -140,7 +140,7 @@ final class BackupRunner {
                 }
             }
             return new BackupTaken(uploaded.path(), uploaded.size(), uploaded.sha256(), source.revision(),
-                    source.version(), source.clientUrl(), source.clusterIdHex(), request.clusterUid(),
+                    versionOf(source), source.clientUrl(), source.clusterIdHex(), request.clusterUid(),
                     Duration.between(start, clock.instant()), deleted, retentionProblem, keyspace,
                     uploaded.encryption() == null ? null : new BackupTaken.Encrypted(
                             uploaded.encryption().snapshotSize(), uploaded.encryption().snapshotSha256(),
@@ -158,11 +158,20 @@ final class BackupRunner {
         }
     }
 
+    /**
+     * The version the member says it runs, only when it is one: it becomes an HTTP header, the status and a drill's
+     * image tag, and the member may be any server at a user's endpoint.
+     */
+    static String versionOf(SourceChoice.Candidate source) {
+        return source.version() != null && dev.etcdoperator.core.cluster.Version.parse(source.version()).isPresent()
+                && source.version().strip().length() <= 64 ? source.version().strip() : null;
+    }
+
     private Uploaded upload(BackupStorage.Store store, BackupRequest request, SourceChoice.Candidate source,
             S3Location target, Instant deadline) {
         Map<String, String> metadata = new HashMap<>();
         metadata.put(BackupMetadata.REVISION, Long.toString(source.revision()));
-        metadata.put(BackupMetadata.VERSION, source.version());
+        Optional.ofNullable(versionOf(source)).ifPresent(v -> metadata.put(BackupMetadata.VERSION, v));
         metadata.put(BackupMetadata.SOURCE, source.clientUrl());
         metadata.put(BackupMetadata.OWNER, request.owner());
         Optional.ofNullable(source.clusterIdHex()).ifPresent(id -> metadata.put(BackupMetadata.CLUSTER_ID, id));

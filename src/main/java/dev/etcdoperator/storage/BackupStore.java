@@ -198,6 +198,13 @@ public final class BackupStore implements BackupStorage.Store {
                     + " does not match the checksum recorded when it was backed up (recorded " + recordedSnapshot
                     + ", read " + snapshotSha256 + ")", false);
         }
+        Long recordedSize = parseLong(metadata.get(BackupMetadata.SNAPSHOT_SIZE));
+        if (key != null && recordedSize != null && recordedSize != snapshot.size()) {
+            // a pod's download is served with this length: one that is not the snapshot's would cut or stall it
+            throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, "the snapshot decrypted from " + location
+                    + " has " + snapshot.size() + " bytes, not the " + recordedSize + " recorded when it was backed up",
+                    false);
+        }
         if (!snapshot.etcdHashMatches()) {
             throw new BackupFailure(BackupFailure.VERIFICATION_FAILED, location + " is not a usable etcd snapshot: "
                     + snapshot.etcdHashProblem(), false);
@@ -293,8 +300,9 @@ public final class BackupStore implements BackupStorage.Store {
                 return new BackupStorage.Snapshot(in, in.response().contentLength(),
                         metadata.get(BackupMetadata.SHA256));
             }
+            Long size = parseLong(metadata.get(BackupMetadata.SNAPSHOT_SIZE));
             return new BackupStorage.Snapshot(BackupCipher.decrypt(in, key, location.toString()),
-                    parseLong(metadata.get(BackupMetadata.SNAPSHOT_SIZE)), metadata.get(BackupMetadata.SNAPSHOT_SHA256));
+                    size == null || size < 0 ? null : size, metadata.get(BackupMetadata.SNAPSHOT_SHA256));
         } catch (IOException | RuntimeException e) {
             try {
                 in.close();

@@ -15,6 +15,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** Turns what the S3 client throws into a {@link BackupFailure} with a reason a person can act on. */
 final class S3Errors {
+    /** How much of a store's message is kept (conditions, Events, logs). */
+    static final int MAX_MESSAGE = 1000;
 
     private S3Errors() {
     }
@@ -84,6 +86,12 @@ final class S3Errors {
             root = root.getCause();
         }
         String m = root.getMessage();
-        return m == null ? root.getClass().getSimpleName() : m;
+        return m == null ? root.getClass().getSimpleName() : cut(m);
+    }
+
+    /** A store's words, as far as a person reads them: a store may answer with a body of any length. */
+    static String cut(String message) {
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "... ("
+                + (message.length() - MAX_MESSAGE) + " more characters)";
     }
 }

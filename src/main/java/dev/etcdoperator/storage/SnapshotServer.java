@@ -128,22 +128,30 @@ public class SnapshotServer implements SnapshotLinks {
         try (BackupStorage.Store store = stores.apply(grant.settings());
                 BackupStorage.Snapshot snapshot = store.readSnapshot(grant.location(), grant.object())) {
             response.putHeader("Content-Type", "application/octet-stream");
-            if (snapshot.size() != null) {
-                response.putHeader("Content-Length", Long.toString(snapshot.size()));
-            } else {
-                response.setChunked(true);
-            }
+            // the recorded size is metadata, which may change without the ETag: a length from it could end a download
+            // early as whole; chunked, only the last chunk, sent once all was checked, ends it
+            response.setChunked(true);
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             InputStream in = snapshot.stream();
             byte[] chunk = new byte[CHUNK];
             int n;
+            long served = 0;
             while ((n = in.read(chunk)) >= 0) {
                 if (n == 0) {
                     continue;
                 }
+                served += n;
+                if (snapshot.size() != null && served > snapshot.size()) {
+                    throw new IOException("the decrypted snapshot is longer than the " + snapshot.size()
+                            + " bytes recorded");
+                }
                 sha.update(chunk, 0, n);
                 response.write(Buffer.buffer().appendBytes(chunk, 0, n)).toCompletionStage().toCompletableFuture()
                         .get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            }
+            if (snapshot.size() != null && served != snapshot.size()) {
+                throw new IOException("the decrypted snapshot has " + served + " bytes, not the " + snapshot.size()
+                        + " recorded");
             }
             String got = HexFormat.of().formatHex(sha.digest());
             if (snapshot.sha256() != null && !snapshot.sha256().equalsIgnoreCase(got)) {

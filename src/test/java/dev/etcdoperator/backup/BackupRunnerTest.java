@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
+import dev.etcdoperator.core.backup.SourceChoice;
 import dev.etcdoperator.api.v1beta2.EtcdBackupStatus;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupMetadata;
@@ -189,6 +190,18 @@ class BackupRunnerTest {
     }
 
     /** maxBackups lowered, or the EtcdBackup deleted, while a backup ran: its retention deletes nothing. */
+    /** The member at a user's endpoint may be any server: what it says of its version is kept only as a version. */
+    @Test
+    void aMembersVersionIsKeptOnlyWhenItIsOne() {
+        for (String hostile : java.util.Arrays.asList(null, "", "3.5.17\r\nX-Amz-Meta-Owner: x", "$(id)", "3.5",
+                "3.5.0-rc..1", "3.5.0-" + "a".repeat(80))) {
+            assertThat(BackupRunner.versionOf(new SourceChoice.Candidate("http://m:2379", 1, 1, hostile, false)))
+                    .as(String.valueOf(hostile)).isNull();
+        }
+        assertThat(BackupRunner.versionOf(new SourceChoice.Candidate("http://m:2379", 1, 1, "3.6.16", false)))
+                .isEqualTo("3.6.16");
+    }
+
     @Test
     void retentionWaitsWhenTheEtcdBackupChangedDuringTheBackup() {
         for (int i = 0; i < 4; i++) {

@@ -92,6 +92,22 @@ class BackupStoreEncryptionTest {
     }
 
     @Test
+    void aRecordedSnapshotSizeThatIsNotTheDecryptedOnesIsRefused() throws Exception {
+        byte[] snapshot = snapshot(10, 20);
+        store(KEY).upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, KEY_NAME), metadata(ME),
+                deadline());
+        InMemoryS3.Obj o = s3.objects.get(KEY_NAME);
+        java.util.Map<String, String> metadata = new java.util.HashMap<>(o.metadata());
+        metadata.put(BackupMetadata.SNAPSHOT_SIZE, Long.toString(snapshot.length - 512));
+        s3.put(KEY_NAME, o.data(), metadata, o.lastModified());
+
+        assertThatThrownBy(() -> store(KEY).verify(new S3Location(BUCKET, KEY_NAME)))
+                .isInstanceOfSatisfying(BackupFailure.class, f -> assertThat(f.reason())
+                        .isEqualTo(BackupFailure.VERIFICATION_FAILED))
+                .hasMessageContaining(snapshot.length + " bytes");
+    }
+
+    @Test
     void aPlaintextBackupReadWithAKeyIsRefused() throws Exception {
         store(null).upload(new ByteArrayInputStream(snapshot(8, 20)), new S3Location(BUCKET, KEY_NAME), metadata(ME),
                 deadline());
