@@ -2,6 +2,7 @@ package dev.etcdoperator.core.cluster;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.random.RandomGenerator;
 
 /**
@@ -16,6 +17,7 @@ public record MemberNaming(String cluster, String namespace, String clusterDomai
     public static final int PEER_PORT = 2380;
     public static final int SUFFIX_LENGTH = 10;
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     public MemberNaming {
         Objects.requireNonNull(cluster, "cluster");
@@ -37,9 +39,13 @@ public record MemberNaming(String cluster, String namespace, String clusterDomai
         return name.toString();
     }
 
-    /** True for names of the form {@code <cluster>-<suffix>}. */
+    /**
+     * True for names of the form {@code <cluster>-<suffix>} that are DNS labels: a member's name is its pod's host
+     * name and a label value (a pod or claim named otherwise, e.g. {@code <cluster>-a.b}, is no member's).
+     */
     public boolean isMemberName(String name) {
-        return name != null && name.length() > cluster.length() + 1 && name.startsWith(cluster + "-");
+        return name != null && name.length() > cluster.length() + 1 && name.startsWith(cluster + "-")
+                && DNS_LABEL.matcher(name).matches();
     }
 
     public String dnsName(String member) {

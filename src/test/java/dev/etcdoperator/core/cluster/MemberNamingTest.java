@@ -3,6 +3,7 @@ package dev.etcdoperator.core.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.random.RandomGenerator;
@@ -23,6 +24,18 @@ class MemberNamingTest {
             seen.add(name);
         }
         assertThat(seen).hasSize(200);
+    }
+
+    /** A claim or pod of another form would become a member whose host name and label value are refused. */
+    @Test
+    void memberNamesAreTheClustersDnsLabels() {
+        for (String member : List.of("demo-abc", "demo-0000", "demo-a1b2c3d4e5", "demo-" + "x".repeat(58))) {
+            assertThat(naming.isMemberName(member)).as(member).isTrue();
+        }
+        for (String other : java.util.Arrays.asList(null, "demo", "demo-", "demox-abc", "demo-a.b", "demo-a_b",
+                "demo-ABC", "demo-abc-", "demo-" + "x".repeat(59), "other-abc")) {
+            assertThat(naming.isMemberName(other)).as(String.valueOf(other)).isFalse();
+        }
     }
 
     @Test
