@@ -724,7 +724,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
         conditions.put(restore.getStatus(), type, value, reason, message, restore.getMetadata().getGeneration());
     }
 
-    private static Map<String, String> withoutRestoreAnnotations(Map<String, String> annotations) {
+    static Map<String, String> withoutRestoreAnnotations(Map<String, String> annotations) {
         if (annotations == null) {
             return null;
         }

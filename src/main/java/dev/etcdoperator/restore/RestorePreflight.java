@@ -3,6 +3,8 @@ package dev.etcdoperator.restore;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
+import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterValidation;
 import dev.etcdoperator.core.backup.BackupFailure;
@@ -60,6 +62,7 @@ final class RestorePreflight {
                     + validation.message(), false);
         }
         acceptedByTheApiServer(template);
+        restoredClusterAccepted(restore, template);
         if (Boolean.TRUE.equals(template.getSpec().getPaused())) {
             // the operator leaves a paused cluster alone, and one rebuilt from its spec would never be seeded
             throw new BackupFailure(TEMPLATE_PAUSED, "EtcdCluster " + namespace + "/" + name
@@ -114,6 +117,45 @@ final class RestorePreflight {
                 throw e;
             }
         }
+    }
+
+    /**
+     * The API server would take the restored cluster as the restore creates it from the template (its spec, labels
+     * and annotations, with the restore's own annotations added), asked in a dry run: a template whose annotations
+     * leave no room for the restore's, say, would be deleted for a cluster that cannot be created. The template has
+     * the name now, so a dry run that passes every check is answered 409.
+     */
+    private void restoredClusterAccepted(EtcdRestore restore, EtcdCluster template) {
+        String namespace = template.getMetadata().getNamespace();
+        String name = template.getMetadata().getName();
+        EtcdRestore asPassed = new EtcdRestore();
+        asPassed.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName(restore.getMetadata().getName()).withNamespace(namespace)
+                .withUid(restore.getMetadata().getUid()).build());
+        asPassed.setStatus(new EtcdRestoreStatus());
+        asPassed.getStatus().setClusterSpec(SavedClusterSpec.of(template.getSpec()));
+        asPassed.getStatus().setClusterLabels(template.getMetadata().getLabels());
+        asPassed.getStatus().setClusterAnnotations(EtcdRestoreReconciler.withoutRestoreAnnotations(
+                template.getMetadata().getAnnotations()));
+        EtcdCluster restored = RestoreActions.wanted(asPassed, name, SeedStager.memberName(restore, name));
+        try {
+            client.resource(restored).inNamespace(namespace).dryRun().create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) {
+                return;
+            }
+            refusedOrThrow(e, "EtcdCluster the restore would create in its place");
+        }
+    }
+
+    private static void refusedOrThrow(KubernetesClientException e, String what) {
+        String said = e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage() : e.getMessage();
+        if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
+            throw new BackupFailure(TEMPLATE_REFUSED, "the API server refuses the " + what + " (asked in a dry run): "
+                    + said + ". Fix the template EtcdCluster, then restore", false);
+        }
+        throw e;
     }
 
     private static String annotation(EtcdCluster cluster, String key) {
