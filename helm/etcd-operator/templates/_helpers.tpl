@@ -74,7 +74,7 @@ HelmChartTest holds the same table and fails on any difference.
   verbs: ["create", "delete", "update", "patch"]
 - apiGroups: ["etcd.database.coreos.com"]
   resources: ["etcdrestores"]
-  verbs: ["create"]
+  verbs: ["create", "patch"]
 - apiGroups: ["etcd.database.coreos.com"]
   resources: ["etcdclusters/finalizers"]
   verbs: ["update"]

@@ -25,6 +25,7 @@ import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.restore.FailureReport;
 import dev.etcdoperator.core.restore.RestoreAction;
 import dev.etcdoperator.core.restore.RestoreEnd;
+import dev.etcdoperator.core.restore.RestoreHold;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.restore.RestoreStatusBuilder;
@@ -44,7 +45,9 @@ import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -61,8 +64,8 @@ import org.jboss.logging.Logger;
  * created under the same name with its seed member restoring the snapshot; the restore is done when the cluster
  * is available at full size. An operator restart resumes from the recorded phase.
  */
-@ControllerConfiguration(name = EtcdRestoreReconciler.NAME)
-public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
+@ControllerConfiguration(name = EtcdRestoreReconciler.NAME, finalizerName = RestoreHold.FINALIZER)
+public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<EtcdRestore> {
     public static final String NAME = "etcdrestore";
     private static final Logger LOG = Logger.getLogger(EtcdRestoreReconciler.class);
     private static final Duration WHILE_BUSY = Duration.ofSeconds(1);
@@ -195,6 +198,41 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             progress(restore, phase == null ? RestorePhase.Preflight : phase, "retrying after an error: " + e.getMessage());
             return change.control(restore).rescheduleAfter(WHILE_BUSY.multipliedBy(5));
         }
+    }
+
+    /**
+     * A deleted EtcdRestore (see {@link RestoreHold}): one that deleted its template goes on, phase by phase as
+     * {@link #reconcile} would, until its seed runs on the restored data or it ends; any other goes at once, and the
+     * template stays as it is.
+     */
+    @Override
+    public DeleteControl cleanup(EtcdRestore restore, Context<EtcdRestore> context) {
+        RestorePhase phase = restore.getStatus() == null || RestoreEnd.endedElsewhere(restore.getStatus()).isPresent()
+                ? null : phase(restore.getStatus());
+        if (!RestoreHold.finishesFirst(phase, phase == RestorePhase.Deleting && templateDeletionAsked(restore))) {
+            if (phase == RestorePhase.Preflight || phase == RestorePhase.Deleting) {
+                LOG.infof("EtcdRestore %s/%s was deleted before it deleted its template: it stops, nothing changed",
+                        restore.getMetadata().getNamespace(), restore.getMetadata().getName());
+            }
+            workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
+            return DeleteControl.defaultDelete();
+        }
+        UpdateControl<EtcdRestore> control = reconcile(restore, context);
+        if (control.isPatchStatus()) {
+            // as UpdateControl.patchStatus would: the status as this reconcile left it, whatever else changed
+            EtcdRestore patch = Serialization.clone(restore);
+            patch.getMetadata().setResourceVersion(null);
+            client.resources(EtcdRestore.class).inNamespace(restore.getMetadata().getNamespace()).resource(patch)
+                    .patchStatus();
+        }
+        if (!RestoreHold.finishesFirst(phase(restore.getStatus()), true)) {
+            LOG.infof("EtcdRestore %s/%s was deleted after it deleted its template: its seed runs on the restored"
+                    + " data (or it ended), and it goes", restore.getMetadata().getNamespace(),
+                    restore.getMetadata().getName());
+            return DeleteControl.defaultDelete();
+        }
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(
+                control.getScheduleDelay().orElse(WHILE_BUSY.toMillis()));
     }
 
     private UpdateControl<EtcdRestore> act(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,
@@ -429,6 +467,17 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore> {
             LOG.debugf("EtcdRestore %s/%s: no staged seed: %s", namespace, restore.getMetadata().getName(),
                     e.getMessage());
         }
+    }
+
+    /**
+     * Whether the template's deletion was asked for, read from the API server (a cache may not show a deletion this
+     * restore asked for a moment ago): the template is gone or being deleted, or another cluster has its name.
+     */
+    private boolean templateDeletionAsked(EtcdRestore restore) {
+        EtcdCluster now = client.resources(EtcdCluster.class).inNamespace(restore.getMetadata().getNamespace())
+                .withName(spec(restore).getEtcdCluster().getName()).get();
+        return now == null || now.getMetadata().getDeletionTimestamp() != null
+                || !now.getMetadata().getUid().equals(restore.getStatus().getTemplateUid());
     }
 
     private static boolean otherRestore(EtcdCluster template, String restore) {

@@ -26,6 +26,8 @@ final class OperatorPermissions {
             new Permission(CRD_GROUP, "etcdbackups", "get list watch", "the etcdbackup controller's informer"),
             new Permission(CRD_GROUP, "etcdrestores", "get list watch", "the etcdrestore controller's informer"),
             new Permission(CRD_GROUP, "etcdrestores", "create", "quorum-loss policy FromBackup restores the cluster"),
+            new Permission(CRD_GROUP, "etcdrestores", "patch", "the controller's finalizer: a restore deleted after it"
+                    + " deleted its template first creates the restored cluster"),
             new Permission(CRD_GROUP, "etcdclusters/finalizers", "update", "the cluster's pods, Services, claims and"
                     + " budget block its deletion until they are gone (admission OwnerReferencesPermissionEnforcement)"),
             new Permission(CRD_GROUP, "etcdclusters/status", "patch", "UpdateControl.patchStatus"),

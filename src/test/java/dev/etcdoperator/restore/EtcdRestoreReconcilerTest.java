@@ -25,6 +25,7 @@ import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.backup.StoredBackup;
 import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.SnapshotFetch;
+import dev.etcdoperator.core.restore.RestoreHold;
 import dev.etcdoperator.core.restore.RestorePhase;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.status.Conditions;
@@ -422,6 +423,61 @@ class EtcdRestoreReconcilerTest {
         reconciler.reconcile(restore, null);
         assertThat(restore.getStatus().getPhase()).isEqualTo("Done");
         assertThat(restore.getStatus().getSucceeded()).isTrue();
+    }
+
+    // ---- item: an EtcdRestore deleted mid-restore
+
+    EtcdRestore stored(String name) {
+        return client.resources(EtcdRestore.class).inNamespace(NS).withName(name).get();
+    }
+
+    /** Deleted as the API server deletes an object with finalizers: a deletion timestamp, the object kept. */
+    EtcdRestore markDeleted(String name) {
+        EtcdRestore current = stored(name);
+        current.getMetadata().setFinalizers(List.of(RestoreHold.FINALIZER));
+        current = client.resource(current).update();
+        current.getMetadata().setDeletionTimestamp("2026-11-30T10:00:00Z");
+        EtcdRestore marked = client.resource(current).update();
+        marked.setStatus(current.getStatus());
+        return marked;
+    }
+
+    @Test
+    void aRestoreDeletedBeforeItAskedForTheTemplatesDeletionStopsAndChangesNothing() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        EtcdRestore deleted = markDeleted("r1");
+        deleted.setStatus(restore.getStatus());
+
+        assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).isTrue();
+
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(cluster(CLUSTER).getMetadata().getDeletionTimestamp()).isNull();
+    }
+
+    @Test
+    void aRestoreDeletedAfterTheTemplateWasDeletedCreatesTheClusterBeforeItGoes() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, "uid-deleted-template");
+        EtcdRestore deleted = markDeleted("r1");
+        deleted.setStatus(restore.getStatus());
+
+        assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).as("held until the seed runs").isFalse();
+
+        assertThat(cluster(CLUSTER)).as("the restored cluster, from the saved spec").isNotNull();
+        assertThat(cluster(CLUSTER).getSpec().getSize()).isEqualTo(3);
+        assertThat(stored("r1").getStatus().getPhase()).as("recorded").isEqualTo(RestorePhase.Restoring.name());
+
+        deleted.getStatus().setPhase(RestorePhase.Growing.name());
+        assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).isTrue();
+    }
+
+    @Test
+    void anEndedRestoreGoesAtOnce() {
+        for (RestorePhase phase : List.of(RestorePhase.Done, RestorePhase.Failed, RestorePhase.Growing)) {
+            EtcdRestore restore = afterPreflight("r-" + phase.name().toLowerCase(), phase, "uid-deleted-template");
+            assertThat(reconciler.cleanup(restore, null).isRemoveFinalizer()).as("%s", phase).isTrue();
+        }
+        assertThat(cluster(CLUSTER)).isNull();
     }
 
     // ---- item: the template lock, the uid precondition, the Secret

@@ -589,6 +589,48 @@ class EtcdRestoreIT {
         return Arrays.stream(out.split("\n")).map(String::strip).filter(k -> !k.isEmpty()).toList();
     }
 
+    /**
+     * An EtcdRestore deleted after it deleted the template, while the template (held here by a finalizer of the
+     * test's) still goes: it stays until the restored cluster runs on the backup's data, then goes.
+     */
+    @Test
+    @Order(19)
+    void anEtcdRestoreDeletedAfterItDeletedTheTemplateFinishesTheClusterFirst() {
+        Map<String, String> data = dump();
+        String path = BUCKET + "/alpha/held.db";
+        backup("for-held", path);
+        String hold = "example.com/test-hold";
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER), c -> {
+            c.getMetadata().setFinalizers(new java.util.ArrayList<>(List.of(hold)));
+            return c;
+        });
+        String templateUid = uid();
+        apply("held", CLUSTER, path);
+        await().atMost(WITHIN).until(() -> client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER)
+                .get().getMetadata().getDeletionTimestamp() != null);
+        EtcdRestore held = client().resources(EtcdRestore.class).inNamespace(NS).withName("held").get();
+        assertThat(held.getMetadata().getFinalizers()).contains("etcd.database.coreos.com/restore");
+
+        client().resources(EtcdRestore.class).inNamespace(NS).withName("held").delete();
+        EtcdRestore deleted = client().resources(EtcdRestore.class).inNamespace(NS).withName("held").get();
+        assertThat(deleted).as("held by its finalizer").isNotNull();
+        assertThat(deleted.getMetadata().getDeletionTimestamp()).isNotNull();
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER), c -> {
+            c.getMetadata().setFinalizers(null);
+            return c;
+        });
+
+        await().atMost(WITHIN).until(() -> client().resources(EtcdRestore.class).inNamespace(NS).withName("held")
+                .get() == null);
+        EtcdCluster restored = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
+        assertThat(restored).as("the restored cluster was created before the EtcdRestore went").isNotNull();
+        assertThat(restored.getMetadata().getUid()).isNotEqualTo(templateUid);
+        assertThat(restored.getMetadata().getAnnotations()).containsEntry("etcd.database.coreos.com/restored-by",
+                "held");
+        clusters.awaitConverged(CLUSTER, 3);
+        assertThat(dump()).isEqualTo(data);
+    }
+
     @Test
     @Order(20)
     void anOperatorKilledInEachPhaseFinishesTheRestore() {
