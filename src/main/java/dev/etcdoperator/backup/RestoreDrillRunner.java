@@ -140,7 +140,7 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
                 .createOr(NonDeletingOperation::update).getMetadata().getName();
         Images images = images(backup, version);
         String pod = client.pods().inNamespace(namespace)
-                .resource(DrillPod.pod(backup, secret, version, images.etcd(), images.busybox(), images.pod()))
+                .resource(DrillPod.pod(backup, secret, images.version(), images.etcd(), images.busybox(), images.pod()))
                 .create()
                 .getMetadata().getName();
         String ip = awaitServing(namespace, pod, path, deadline, timeout);
@@ -277,22 +277,28 @@ final class RestoreDrillRunner implements RestoreDrillTaker {
         }
     }
 
-    private record Images(String etcd, String busybox, PodPolicy pod) {
+    /** @param version the etcd version the image runs, which picks the restore tool */
+    private record Images(String etcd, String version, String busybox, PodPolicy pod) {
     }
 
-    /** The named EtcdCluster's repository and busybox image when there is one, the defaults otherwise. */
+    /**
+     * The named EtcdCluster's repository and busybox image when there is one and its spec is valid, the defaults
+     * otherwise; {@code version} when the backup recorded one, else the cluster's (or the default) version.
+     */
     private Images images(EtcdBackup backup, String version) {
         EtcdClusterSpec spec = new EtcdClusterSpec();
         if (backup.getSpec().getEtcdCluster() != null) {
             EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(backup.getMetadata().getNamespace())
                     .withName(backup.getSpec().getEtcdCluster().getName()).get();
-            if (cluster != null) {
+            if (cluster != null && cluster.getSpec() != null
+                    && dev.etcdoperator.cluster.ClusterValidation.validate(cluster).valid()) {
                 spec = cluster.getSpec();
             }
         }
         String busybox = spec.getPod() == null || spec.getPod().getBusyboxImage() == null
                 ? ClusterResources.DEFAULT_BUSYBOX : spec.getPod().getBusyboxImage();
-        return new Images(ClusterResources.image(spec, version), busybox, spec.getPod());
+        String used = version != null ? version : ClusterResources.version(spec);
+        return new Images(ClusterResources.image(spec, used), used, busybox, spec.getPod());
     }
 
     /** A version the drill's image tag may be made of. */

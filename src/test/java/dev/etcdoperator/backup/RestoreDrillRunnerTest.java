@@ -120,6 +120,30 @@ class RestoreDrillRunnerTest {
         assertThat(RestoreDrillRunner.drillable("v3.6.16")).isTrue();
     }
 
+    /** No version recorded anywhere: the drill runs the named cluster's, and that version's restore tool. */
+    @Test
+    void aBackupWithoutARecordedVersionIsDrilledWithTheClustersVersionAndItsRestoreTool() {
+        client.resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: example, namespace: prod}
+                spec: {size: 3, version: 3.6.16}
+                """, dev.etcdoperator.api.v1beta2.EtcdCluster.class)).create();
+        store.version = null;
+        EtcdBackup backup = backup(60);
+        backup.getStatus().setEtcdVersion(null);
+        backup.getSpec().setEtcdCluster(new dev.etcdoperator.api.v1beta2.EtcdClusterRef());
+        backup.getSpec().getEtcdCluster().setName("example");
+        CompletableFuture<DrillVerdict.Outcome> drill = CompletableFuture.supplyAsync(() -> runner.drill(backup, "b/k"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> drillPods().size() == 1);
+        Pod pod = drillPods().get(0);
+        assertThat(pod.getSpec().getContainers().get(0).getImage()).endsWith(":v3.6.16");
+        assertThat(pod.getSpec().getInitContainers()).anySatisfy(c -> assertThat(c.getCommand())
+                .contains("/usr/local/bin/etcdutl"));
+        client.pods().inNamespace(NS).withName(pod.getMetadata().getName()).delete();
+        drill.orTimeout(30, TimeUnit.SECONDS).exceptionally(t -> null).join();
+    }
+
     @Test
     void aMissingObjectFailsTheRestore() {
         store.verifyFails = new BackupFailure(BackupFailure.S3_OBJECT_NOT_FOUND, "no such key", false);
@@ -263,14 +287,16 @@ class RestoreDrillRunnerTest {
         volatile String snapshotSha;
         volatile BackupFailure verifyFails;
         volatile int presigned;
+        /** What the object's metadata says of the etcd version; null: nothing (a backup made by another tool). */
+        volatile String version = "3.5.35";
 
         @Override
         public VerifiedBackup verify(S3Location location) {
             if (verifyFails != null) {
                 throw verifyFails;
             }
-            return snapshotSha == null ? new VerifiedBackup(100, sha, 10L, "3.5.35", new ObjectVersion("\"e\"", null))
-                    : new VerifiedBackup(100, sha, 10L, "3.5.35", new ObjectVersion("\"e\"", null), snapshotSha,
+            return snapshotSha == null ? new VerifiedBackup(100, sha, 10L, version, new ObjectVersion("\"e\"", null))
+                    : new VerifiedBackup(100, sha, 10L, version, new ObjectVersion("\"e\"", null), snapshotSha,
                             "0123456789abcdef");
         }
 
