@@ -48,15 +48,12 @@ public final class ClusterSpecValidator {
             "ETCD_INITIAL_CLUSTER_TOKEN", "ETCD_LOGGER", "ETCD_PEER_CLIENT_CERT_AUTH", "ETCD_PEER_TRUSTED_CA_FILE",
             "ETCD_PEER_CERT_FILE", "ETCD_PEER_KEY_FILE", "ETCD_CLIENT_CERT_AUTH", "ETCD_TRUSTED_CA_FILE",
             "ETCD_CERT_FILE", "ETCD_KEY_FILE");
-    private static final String PROBE_RUNS_ETCDCTL = "the readiness probe of a cluster with client TLS runs etcdctl in"
-            + " the etcd container, whose environment this is: it would ask another API or other endpoints";
     private static final String NAMED_BY_THE_OPERATOR = "the operator names a cluster's members itself; a discovery"
             + " service cannot be used";
     /**
      * Environment variables that would make etcd ignore the operator's flags or give up what keeps its data: a
      * configuration file (etcd then reads nothing else), a new one-member cluster from a member's data on each
-     * restart, writes not synced to disk, and a discovery service in place of the members the operator names; and
-     * those that would make the etcdctl of the readiness probe ask another API or other endpoints.
+     * restart, writes not synced to disk, and a discovery service in place of the members the operator names.
      */
     public static final Map<String, String> FORBIDDEN_ENV = Map.ofEntries(
             Map.entry("ETCD_CONFIG_FILE", "etcd would read its configuration from that file and ignore every flag the"
@@ -67,10 +64,7 @@ public final class ClusterSpecValidator {
                     + " a node fails"),
             Map.entry("ETCD_DISCOVERY", NAMED_BY_THE_OPERATOR),
             Map.entry("ETCD_DISCOVERY_SRV", NAMED_BY_THE_OPERATOR),
-            Map.entry("ETCD_DISCOVERY_ENDPOINTS", NAMED_BY_THE_OPERATOR),
-            Map.entry("ETCDCTL_API", PROBE_RUNS_ETCDCTL),
-            Map.entry("ETCDCTL_DISCOVERY_SRV", PROBE_RUNS_ETCDCTL),
-            Map.entry("ETCDCTL_DISCOVERY_SRV_NAME", PROBE_RUNS_ETCDCTL));
+            Map.entry("ETCD_DISCOVERY_ENDPOINTS", NAMED_BY_THE_OPERATOR));
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);
