@@ -48,8 +48,8 @@ final class RestoreEndEvents {
     /** Whether the restore of that name among a cluster's restores has ended: gone, Done or Failed. */
     static boolean ended(Collection<EtcdRestore> restores, String name) {
         return restores.stream().filter(r -> name.equals(r.getMetadata().getName()))
-                .filter(r -> r.getMetadata().getDeletionTimestamp() == null)
-                .allMatch(r -> dev.etcdoperator.core.restore.RestoreEnd.ended(r.getStatus()));
+                .noneMatch(r -> dev.etcdoperator.core.restore.RestoreHold.stillRuns(r.getStatus(),
+                        r.getMetadata().getDeletionTimestamp() != null));
     }
 
     private static String phase(EtcdRestore restore) {

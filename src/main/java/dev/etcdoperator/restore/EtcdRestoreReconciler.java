@@ -209,6 +209,16 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
     public DeleteControl cleanup(EtcdRestore restore, Context<EtcdRestore> context) {
         RestorePhase phase = restore.getStatus() == null || RestoreEnd.endedElsewhere(restore.getStatus()).isPresent()
                 ? null : phase(restore.getStatus());
+        Instant deleted = deletedAt(restore);
+        if (deleted != null && clock.instant().isAfter(deleted.plus(RestoreHold.AT_MOST))) {
+            // it could not finish (the namespace is being deleted, the store refuses it): a person sees why
+            events.warning(restore, "GaveUp", "Deleted " + RestoreHold.AT_MOST.toMinutes() + " minutes ago, this"
+                    + " restore could not create the restored cluster or let its seed restore the backup since ("
+                    + (restore.getStatus() == null ? "no status" : "phase " + restore.getStatus().getPhase()
+                    + (restore.getStatus().getReason() == null ? "" : ", " + restore.getStatus().getReason()))
+                    + "); it goes. The backup is intact: restore it again with a new EtcdRestore.");
+            return DeleteControl.defaultDelete();
+        }
         if (!RestoreHold.finishesFirst(phase, phase == RestorePhase.Deleting && templateDeletionAsked(restore))) {
             if (phase == RestorePhase.Preflight || phase == RestorePhase.Deleting) {
                 LOG.infof("EtcdRestore %s/%s was deleted before it deleted its template: it stops, nothing changed",
@@ -219,11 +229,14 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         }
         UpdateControl<EtcdRestore> control = reconcile(restore, context);
         if (control.isPatchStatus()) {
-            // as UpdateControl.patchStatus would: the status as this reconcile left it, whatever else changed
-            EtcdRestore patch = Serialization.clone(restore);
-            patch.getMetadata().setResourceVersion(null);
-            client.resources(EtcdRestore.class).inNamespace(restore.getMetadata().getNamespace()).resource(patch)
-                    .patchStatus();
+            // as UpdateControl.patchStatus would: the status as this reconcile left it (a JSON patch of the
+            // difference, so that fields it cleared are removed), on the object as it is now
+            EtcdRestoreStatus left = restore.getStatus();
+            client.resources(EtcdRestore.class).inNamespace(restore.getMetadata().getNamespace())
+                    .withName(restore.getMetadata().getName()).editStatus(r -> {
+                        r.setStatus(left);
+                        return r;
+                    });
         }
         if (!RestoreHold.finishesFirst(phase(restore.getStatus()), true)) {
             LOG.infof("EtcdRestore %s/%s was deleted after it deleted its template: its seed runs on the restored"
@@ -466,6 +479,15 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             // the preflight meets the same problem and says so; the seed is then made after the template is gone
             LOG.debugf("EtcdRestore %s/%s: no staged seed: %s", namespace, restore.getMetadata().getName(),
                     e.getMessage());
+        }
+    }
+
+    private static Instant deletedAt(EtcdRestore restore) {
+        String at = restore.getMetadata().getDeletionTimestamp();
+        try {
+            return at == null ? null : Instant.parse(at);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
         }
     }
 

@@ -62,18 +62,17 @@ final class RestoreObserver {
     }
 
     /**
-     * Whether the EtcdRestore of that name exists and has not ended: only such a restore holds a cluster. A mark
-     * left by one that was deleted, or that ended while the operator was down, holds nothing.
+     * Whether the EtcdRestore of that name exists and still runs (a deleted one finishing what its template's
+     * deletion began does): only such a restore holds a cluster. A mark left by one that was deleted, or that ended
+     * while the operator was down, holds nothing.
      */
     boolean restoreActive(String namespace, String restore) {
         if (RestoreAnnotations.objectName(restore).isEmpty()) {
             return false;
         }
         EtcdRestore other = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restore).get();
-        if (other == null || other.getMetadata().getDeletionTimestamp() != null) {
-            return false;
-        }
-        return !dev.etcdoperator.core.restore.RestoreEnd.ended(other.getStatus());
+        return other != null && dev.etcdoperator.core.restore.RestoreHold.stillRuns(other.getStatus(),
+                other.getMetadata().getDeletionTimestamp() != null);
     }
 
     /**

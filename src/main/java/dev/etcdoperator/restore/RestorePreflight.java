@@ -151,6 +151,10 @@ final class RestorePreflight {
     private static void refusedOrThrow(KubernetesClientException e, String what) {
         String said = e.getStatus() != null && e.getStatus().getMessage() != null
                 ? e.getStatus().getMessage() : e.getMessage();
+        if (e.getCode() == 403 && said != null && said.contains("exceeded quota")) {
+            // the template counts against the quota now; deleting it frees its place
+            return;
+        }
         if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
             throw new BackupFailure(TEMPLATE_REFUSED, "the API server refuses the " + what + " (asked in a dry run): "
                     + said + ". Fix the template EtcdCluster, then restore", false);

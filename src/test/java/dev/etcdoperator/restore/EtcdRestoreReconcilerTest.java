@@ -471,6 +471,24 @@ class EtcdRestoreReconcilerTest {
         assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).isTrue();
     }
 
+    /** A namespace being deleted, a store that refuses it for good: a held EtcdRestore must not hold it for good. */
+    @Test
+    void aDeletedRestoreThatCannotFinishGivesUpAfterTenMinutes() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        template.getMetadata().setFinalizers(List.of("example.com/held-elsewhere"));
+        template = client.resource(template).update();
+        template.getMetadata().setDeletionTimestamp("2026-11-30T10:00:00Z");
+        client.resource(template).update();
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        EtcdRestore deleted = markDeleted("r1");
+        deleted.setStatus(restore.getStatus());
+        assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).as("waits for the template to go").isFalse();
+
+        clock.advance(RestoreHold.AT_MOST.plusSeconds(1));
+        assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).isTrue();
+        assertThat(warnings("r1")).extracting(Event::getReason).contains("GaveUp");
+    }
+
     @Test
     void anEndedRestoreGoesAtOnce() {
         for (RestorePhase phase : List.of(RestorePhase.Done, RestorePhase.Failed, RestorePhase.Growing)) {

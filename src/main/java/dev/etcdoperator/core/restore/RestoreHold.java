@@ -10,6 +10,11 @@ package dev.etcdoperator.core.restore;
 public final class RestoreHold {
     /** The finalizer every EtcdRestore carries while the operator runs it. */
     public static final String FINALIZER = "etcd.database.coreos.com/restore";
+    /**
+     * How long a deleted restore goes on before it gives up and goes (its namespace being deleted, a store that keeps
+     * refusing it): a held EtcdRestore would otherwise hold its namespace for good.
+     */
+    public static final java.time.Duration AT_MOST = java.time.Duration.ofMinutes(10);
 
     private RestoreHold() {
     }
@@ -22,5 +27,29 @@ public final class RestoreHold {
      */
     public static boolean finishesFirst(RestorePhase phase, boolean templateDeletionAsked) {
         return phase == RestorePhase.Restoring || phase == RestorePhase.Deleting && templateDeletionAsked;
+    }
+
+    /**
+     * Whether a restore still runs, as whatever waits on restores reads it (another restore of its cluster, the
+     * cluster's own seed): not ended, and when deleted, still finishing (see {@link #finishesFirst}; one in
+     * {@code Deleting} counts as finishing until it let go).
+     *
+     * @param status  null when it has none yet
+     * @param deleted it has a deletion timestamp
+     */
+    public static boolean stillRuns(dev.etcdoperator.api.v1beta2.EtcdRestoreStatus status, boolean deleted) {
+        if (RestoreEnd.ended(status)) {
+            return false;
+        }
+        if (!deleted) {
+            return true;
+        }
+        RestorePhase phase;
+        try {
+            phase = status == null || status.getPhase() == null ? null : RestorePhase.valueOf(status.getPhase());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        return finishesFirst(phase, true);
     }
 }

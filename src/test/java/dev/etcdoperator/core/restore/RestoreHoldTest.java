@@ -26,6 +26,28 @@ class RestoreHoldTest {
         assertThat(RestoreHold.finishesFirst(RestorePhase.Restoring, false)).isTrue();
     }
 
+    /** Another restore of the cluster, and the cluster's seed, wait for a deleted restore that still finishes. */
+    @Test
+    void aDeletedRestoreStillRunsWhileItFinishes() {
+        dev.etcdoperator.api.v1beta2.EtcdRestoreStatus status = new dev.etcdoperator.api.v1beta2.EtcdRestoreStatus();
+        for (RestorePhase phase : List.of(RestorePhase.Deleting, RestorePhase.Restoring)) {
+            status.setPhase(phase.name());
+            assertThat(RestoreHold.stillRuns(status, true)).as("%s", phase).isTrue();
+            assertThat(RestoreHold.stillRuns(status, false)).as("%s", phase).isTrue();
+        }
+        for (RestorePhase phase : List.of(RestorePhase.Preflight, RestorePhase.Growing)) {
+            status.setPhase(phase.name());
+            assertThat(RestoreHold.stillRuns(status, true)).as("%s deleted", phase).isFalse();
+            assertThat(RestoreHold.stillRuns(status, false)).as("%s", phase).isTrue();
+        }
+        for (RestorePhase phase : List.of(RestorePhase.Done, RestorePhase.Failed)) {
+            status.setPhase(phase.name());
+            assertThat(RestoreHold.stillRuns(status, false)).as("%s", phase).isFalse();
+        }
+        assertThat(RestoreHold.stillRuns(null, true)).isFalse();
+        assertThat(RestoreHold.stillRuns(null, false)).isTrue();
+    }
+
     /** The seed runs on the restored data, or the restore ended: nothing is left to finish. */
     @Test
     void aRestoreWhoseSeedRunsOrThatEndedGoesAtOnce() {
