@@ -27,6 +27,7 @@ import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberDatabase;
+import dev.etcdoperator.core.cluster.QuorumLoss;
 import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
 import dev.etcdoperator.core.cluster.Step;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
@@ -287,6 +288,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     + "cannot be used: " + e.getMessage() + " The operator creates and changes nothing for this "
                     + "cluster until it is fixed.");
         }
+        observed = withQuorumRestore(cluster, observed);
         reportRestarts(cluster, key, pods, observed.observation());
         metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         metrics.observedDatabases(namespace, name, observed.observation().space().quotaBytes(),
@@ -609,6 +611,24 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /** The namespace's EtcdBackups, read only for a cluster whose quorum-loss policy restores from one. */
+    /** With a recovery from a backup in progress: what is seen of the EtcdRestore it made (gone, failed). */
+    private ClusterObserver.Observed withQuorumRestore(EtcdCluster cluster, ClusterObserver.Observed observed) {
+        QuorumLoss loss = observed.observation().quorumLoss();
+        QuorumLoss.Recovery recovery = loss.recovery();
+        if (recovery == null || recovery.restore() == null) {
+            return observed;
+        }
+        EtcdRestore restore = client.resources(EtcdRestore.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(recovery.restore()).get();
+        QuorumLoss.RestoreSeen seen = restore == null ? new QuorumLoss.RestoreSeen(true, null)
+                : restore.getStatus() != null && "Failed".equals(restore.getStatus().getPhase())
+                        ? new QuorumLoss.RestoreSeen(false, restore.getStatus().getReason() == null ? "(no reason given)"
+                                : restore.getStatus().getReason())
+                        : QuorumLoss.RestoreSeen.RUNNING;
+        return new ClusterObserver.Observed(observed.observation().withQuorumLoss(loss.withRecovery(
+                recovery.withRestoreSeen(seen))), observed.admin(), observed.clientUrlByPod());
+    }
+
     private List<EtcdBackup> backupsIfNeeded(EtcdCluster cluster) {
         QuorumLossRecovery r = cluster.getSpec().getQuorumLossRecovery();
         if (r == null || !QuorumLossRecovery.FROM_BACKUP.equals(r.policyOrDefault())) {

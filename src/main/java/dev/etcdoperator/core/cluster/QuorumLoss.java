@@ -42,20 +42,44 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
      *                       healthy one-member cluster; -1 when it did not (or was not asked)
      */
     public record Recovery(String survivor, String member, long revision, long raftIndex, String restore,
-            long memberAnswered) {
+            long memberAnswered, RestoreSeen restoreSeen) {
+        public Recovery(String survivor, String member, long revision, long raftIndex, String restore,
+                long memberAnswered) {
+            this(survivor, member, revision, raftIndex, restore, memberAnswered, RestoreSeen.RUNNING);
+        }
+
         public Recovery(String survivor, String member, long revision, long raftIndex, String restore) {
             this(survivor, member, revision, raftIndex, restore, -1);
         }
 
+        public Recovery {
+            restoreSeen = restoreSeen == null ? RestoreSeen.RUNNING : restoreSeen;
+        }
+
         /** The same recovery, its member having answered as a healthy one-member cluster at {@code storeRevision}. */
         public Recovery answeredAt(long storeRevision) {
-            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision);
+            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision, restoreSeen);
+        }
+
+        /** The same recovery, with what is seen of the EtcdRestore it made. */
+        public Recovery withRestoreSeen(RestoreSeen seen) {
+            return new Recovery(survivor, member, revision, raftIndex, restore, memberAnswered, seen);
         }
 
         /** Its member answered as a healthy one-member cluster with at least the survivor's writes. */
         public boolean memberProven() {
             return memberAnswered >= 0 && memberAnswered >= revision;
         }
+    }
+
+    /**
+     * What is seen of the EtcdRestore a recovery from a backup made.
+     *
+     * @param gone    it does not exist (deleted)
+     * @param failure why it failed ({@code status.reason}) when it did, else null
+     */
+    public record RestoreSeen(boolean gone, String failure) {
+        public static final RestoreSeen RUNNING = new RestoreSeen(false, null);
     }
 
     /** The same loss, with {@code recovery} in place of the one recorded. */

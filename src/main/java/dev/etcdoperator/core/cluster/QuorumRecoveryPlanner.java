@@ -57,6 +57,8 @@ public final class QuorumRecoveryPlanner {
     /** In progress (True). */
     public static final String RECOVERING_FROM_SURVIVOR = "RecoveringFromSurvivor";
     public static final String RESTORING_FROM_BACKUP = "RestoringFromBackup";
+    /** The EtcdRestore a recovery from a backup made failed: a person fixes the cause and deletes it. */
+    public static final String RESTORE_FAILED = "RestoreFromBackupFailed";
     /** Done (False). */
     public static final String RECOVERED = "QuorumRecovered";
     /** The recovery's member ended after the survivor was retired: its data is the only copy, and is kept. */
@@ -77,6 +79,19 @@ public final class QuorumRecoveryPlanner {
         if (r.member() == null) {
             if (r.restore() == null || ClusterHealth.of(o).quorum()) {
                 return Optional.empty();
+            }
+            if (r.restoreSeen().gone()) {
+                // deleted before it restored the cluster: made again (under the same name), as a person fixing the
+                // cause of a failed one does by deleting it
+                return Optional.of(fromBackup(o, "EtcdRestore " + r.restore() + ", made to restore this cluster"
+                        + " from a backup, is gone."));
+            }
+            if (r.restoreSeen().failure() != null) {
+                String m = "EtcdRestore " + r.restore() + ", made to restore this cluster from its newest backup,"
+                        + " failed: " + r.restoreSeen().failure() + " Quorum is still lost. Fix the cause, then delete"
+                        + " EtcdRestore " + r.restore() + ": the operator makes it again (kubectl describe etcdrestore "
+                        + r.restore() + ").";
+                return Optional.of(new QuorumLost(m, RESTORE_FAILED, m));
             }
             String m = "EtcdRestore " + r.restore() + " restores this cluster from a backup; the restore controller"
                     + " deletes and recreates it (kubectl describe etcdrestore " + r.restore() + ").";

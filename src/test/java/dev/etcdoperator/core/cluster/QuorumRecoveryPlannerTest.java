@@ -342,6 +342,26 @@ class QuorumRecoveryPlannerTest {
                 null, UID, false, restoring, backup))), QuorumRecoveryPlanner.RESTORING_FROM_BACKUP);
     }
 
+    /** A restore from the backup that failed is no recovery in progress; one deleted (a person's retry) is made again. */
+    @Test
+    void aFailedRestoreFromTheBackupIsSaidAndOneThatIsGoneIsMadeAgain() {
+        QuorumLoss.Backup backup = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+                "2025-12-31T23:00:00Z");
+        QuorumLoss.Recovery failed = new QuorumLoss.Recovery(null, null, 0, 0, "demo-quorum-x")
+                .withRestoreSeen(new QuorumLoss.RestoreSeen(false, "S3AccessDenied: Access Denied; nothing was changed"));
+        Step step = plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO, null, UID,
+                false, failed, backup)));
+        assertRecoveryReason(step, QuorumRecoveryPlanner.RESTORE_FAILED);
+        assertThat(((QuorumLost) step).recoveryMessage()).contains("S3AccessDenied", "delete EtcdRestore demo-quorum-x");
+
+        QuorumLoss.Recovery gone = new QuorumLoss.Recovery(null, null, 0, 0, "demo-quorum-x")
+                .withRestoreSeen(new QuorumLoss.RestoreSeen(true, null));
+        ClusterFixture again = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO, null,
+                UID, false, gone, backup));
+        assertThat(plan(again)).isInstanceOfSatisfying(CreateRestore.class, r -> assertThat(r.backup())
+                .isEqualTo(backup));
+    }
+
     @Test
     void whenNoMemberAnswersNothingIsRecovered() {
         ClusterFixture f = running(3, V).podStopped("demo-a").podStopped("demo-b").noAnswer()
