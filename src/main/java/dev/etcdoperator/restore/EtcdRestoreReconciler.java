@@ -193,6 +193,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         } catch (SnapshotSecrets.Taken e) {
             return fail(restore, change, phase, SnapshotSecrets.REASON_TAKEN, e.getMessage(), untouched);
         } catch (RuntimeException e) {
+            if (restore.getMetadata().getDeletionTimestamp() != null && NamespaceEnding.is(e)) {
+                throw new NamespaceEnding((KubernetesClientException) e);
+            }
             LOG.warnf(e, "EtcdRestore %s/%s: %s failed; trying again", namespace, restore.getMetadata().getName(),
                     action.getClass().getSimpleName());
             progress(restore, phase == null ? RestorePhase.Preflight : phase, "retrying after an error: " + e.getMessage());
@@ -209,16 +212,6 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
     public DeleteControl cleanup(EtcdRestore restore, Context<EtcdRestore> context) {
         RestorePhase phase = restore.getStatus() == null || RestoreEnd.endedElsewhere(restore.getStatus()).isPresent()
                 ? null : phase(restore.getStatus());
-        Instant deleted = deletedAt(restore);
-        if (deleted != null && clock.instant().isAfter(deleted.plus(RestoreHold.AT_MOST))) {
-            // it could not finish (the namespace is being deleted, the store refuses it): a person sees why
-            events.warning(restore, "GaveUp", "Deleted " + RestoreHold.AT_MOST.toMinutes() + " minutes ago, this"
-                    + " restore could not create the restored cluster or let its seed restore the backup since ("
-                    + (restore.getStatus() == null ? "no status" : "phase " + restore.getStatus().getPhase()
-                    + (restore.getStatus().getReason() == null ? "" : ", " + restore.getStatus().getReason()))
-                    + "); it goes. The backup is intact: restore it again with a new EtcdRestore.");
-            return DeleteControl.defaultDelete();
-        }
         if (!RestoreHold.finishesFirst(phase, phase == RestorePhase.Deleting && templateDeletionAsked(restore))) {
             if (phase == RestorePhase.Preflight || phase == RestorePhase.Deleting) {
                 LOG.infof("EtcdRestore %s/%s was deleted before it deleted its template: it stops, nothing changed",
@@ -227,18 +220,47 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
             return DeleteControl.defaultDelete();
         }
-        UpdateControl<EtcdRestore> control = reconcile(restore, context);
-        if (control.isPatchStatus()) {
-            // as UpdateControl.patchStatus would: the status as this reconcile left it (a JSON patch of the
-            // difference, so that fields it cleared are removed), on the object as it is now
-            EtcdRestoreStatus left = restore.getStatus();
-            client.resources(EtcdRestore.class).inNamespace(restore.getMetadata().getNamespace())
-                    .withName(restore.getMetadata().getName()).editStatus(r -> {
-                        r.setStatus(left);
-                        return r;
-                    });
+        UpdateControl<EtcdRestore> control;
+        try {
+            control = reconcile(restore, context);
+        } catch (NamespaceEnding e) {
+            String message = "The namespace is being deleted, so this restore cannot create what it still has to (" + e
+                    .getMessage() + "); it goes without finishing (phase " + restore.getStatus().getPhase() + "). The"
+                    + " backup is intact.";
+            LOG.warnf("EtcdRestore %s/%s: %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+                    message);
+            events.warning(restore, "GaveUp", message);
+            workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
+            return DeleteControl.defaultDelete();
         }
-        if (!RestoreHold.finishesFirst(phase(restore.getStatus()), true)) {
+        if (control.isPatchStatus()) {
+            // the status as this reconcile left it, written only over the version this run read: a run on a cached
+            // copy older than the last write would undo what that write recorded
+            try {
+                client.resource(restore).inNamespace(restore.getMetadata().getNamespace()).updateStatus();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+                return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_BUSY.toMillis());
+            }
+        }
+        EtcdRestoreStatus left = restore.getStatus();
+        if (!RestoreHold.finishesFirst(phase(left), true)) {
+            if (RestorePhase.Failed.name().equals(left.getPhase()) && left.getRestoredClusterUid() == null
+                    && left.getClusterSpec() != null) {
+                // the template is gone and no cluster took its place: this log line is what is left of its spec
+                String saved = Serialization.asJson(Map.of("metadata", Map.of("name", spec(restore).getEtcdCluster()
+                        .getName(), "labels", left.getClusterLabels() == null ? Map.of() : left.getClusterLabels(),
+                        "annotations", left.getClusterAnnotations() == null ? Map.of() : left.getClusterAnnotations()),
+                        "spec", left.getClusterSpec()));
+                LOG.warnf("EtcdRestore %s/%s was deleted and failed after it deleted its template, before it created"
+                        + " the restored cluster; the template's metadata and spec were: %s",
+                        restore.getMetadata().getNamespace(), restore.getMetadata().getName(), saved);
+                events.warning(restore, "TemplateSpecLogged", "Deleted and failed after its template was deleted:"
+                        + " the template's spec is in the operator's log (search for this restore's name). The backup"
+                        + " is intact: restore it again with a new EtcdRestore.");
+            }
             LOG.infof("EtcdRestore %s/%s was deleted after it deleted its template: its seed runs on the restored"
                     + " data (or it ended), and it goes", restore.getMetadata().getNamespace(),
                     restore.getMetadata().getName());
@@ -479,15 +501,6 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             // the preflight meets the same problem and says so; the seed is then made after the template is gone
             LOG.debugf("EtcdRestore %s/%s: no staged seed: %s", namespace, restore.getMetadata().getName(),
                     e.getMessage());
-        }
-    }
-
-    private static Instant deletedAt(EtcdRestore restore) {
-        String at = restore.getMetadata().getDeletionTimestamp();
-        try {
-            return at == null ? null : Instant.parse(at);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
         }
     }
 

@@ -5,17 +5,13 @@ package dev.etcdoperator.core.restore;
  * that this is asked). From the template's deletion until the seed member runs on the restored data, the restore's
  * status holds the only copy of the template's spec, and its Secret the seed's link to the backup: an EtcdRestore
  * that went then would leave no cluster, or an empty one. Deleted before the template's deletion was asked for, a
- * restore stops and changes nothing; deleted later, it first finishes what the template's deletion began.
+ * restore stops and changes nothing; deleted later, it first finishes what the template's deletion began. It gives up
+ * only when its namespace is being deleted (nothing can be created there any more): every other wait ends by itself,
+ * in the restored cluster or in a failed restore, and a wait for good is shown in its status.
  */
 public final class RestoreHold {
     /** The finalizer every EtcdRestore carries while the operator runs it. */
     public static final String FINALIZER = "etcd.database.coreos.com/restore";
-    /**
-     * How long a deleted restore goes on before it gives up and goes (its namespace being deleted, a store that keeps
-     * refusing it): a held EtcdRestore would otherwise hold its namespace for good.
-     */
-    public static final java.time.Duration AT_MOST = java.time.Duration.ofMinutes(10);
-
     private RestoreHold() {
     }
 
