@@ -610,7 +610,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 });
     }
 
-    /** The namespace's EtcdBackups, read only for a cluster whose quorum-loss policy restores from one. */
     /** With a recovery from a backup in progress: what is seen of the EtcdRestore it made (gone, failed). */
     private ClusterObserver.Observed withQuorumRestore(EtcdCluster cluster, ClusterObserver.Observed observed) {
         QuorumLoss loss = observed.observation().quorumLoss();
@@ -629,6 +628,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 recovery.withRestoreSeen(seen))), observed.admin(), observed.clientUrlByPod());
     }
 
+    /** The namespace's EtcdBackups, read only for a cluster whose quorum-loss policy restores from one. */
     private List<EtcdBackup> backupsIfNeeded(EtcdCluster cluster) {
         QuorumLossRecovery r = cluster.getSpec().getQuorumLossRecovery();
         if (r == null || !QuorumLossRecovery.FROM_BACKUP.equals(r.policyOrDefault())) {

@@ -80,11 +80,16 @@ public final class QuorumRecoveryPlanner {
             if (r.restore() == null || ClusterHealth.of(o).quorum()) {
                 return Optional.empty();
             }
+            boolean ended = r.restoreSeen().gone() || r.restoreSeen().failure() != null;
+            if (ended && !QuorumLoss.FROM_BACKUP.equals(o.quorumLoss().policy())) {
+                // the policy changed since: the usual planning follows the new one
+                return Optional.empty();
+            }
             if (r.restoreSeen().gone()) {
                 // deleted before it restored the cluster: made again (under the same name), as a person fixing the
                 // cause of a failed one does by deleting it
-                return Optional.of(fromBackup(o, "EtcdRestore " + r.restore() + ", made to restore this cluster"
-                        + " from a backup, is gone."));
+                return Optional.of(fromBackup(o, r.restore(), "EtcdRestore " + r.restore() + ", made to restore this"
+                        + " cluster from a backup, is gone."));
             }
             if (r.restoreSeen().failure() != null) {
                 String m = "EtcdRestore " + r.restore() + ", made to restore this cluster from its newest backup,"
@@ -206,7 +211,7 @@ public final class QuorumRecoveryPlanner {
                             : "recovering (policy " + q.policy() + ")."));
         }
         if (QuorumLoss.FROM_BACKUP.equals(q.policy())) {
-            return fromBackup(o, what);
+            return fromBackup(o, o.cluster() + "-quorum-" + Long.toString(since.getEpochSecond(), 36), what);
         }
         if (survivors.isEmpty()) {
             return new QuorumLost(lostMessage, NO_SURVIVOR, what + " No member survives to recover from: restore the"
@@ -249,15 +254,14 @@ public final class QuorumRecoveryPlanner {
                 + " and which survivor is newest is not known: the operator waits and recovers nothing.");
     }
 
-    private static Step fromBackup(ClusterObservation o, String what) {
+    /** @param restore named after the loss, so that a reconcile that created it but failed to record it cannot create a second */
+    private static Step fromBackup(ClusterObservation o, String restore, String what) {
         QuorumLoss.Backup b = o.quorumLoss().newestBackup();
         if (b == null) {
             return new QuorumLost(what, NO_BACKUP, what + " The policy is FromBackup, but no EtcdBackup of this"
                     + " cluster has succeeded: the operator creates nothing. Take a backup elsewhere and restore it, or"
                     + " choose policy FromSurvivor.");
         }
-        // named after the loss, so that a reconcile that created it but failed to record it cannot create a second
-        String restore = o.cluster() + "-quorum-" + Long.toString(o.quorumLoss().lostSince().getEpochSecond(), 36);
         return new CreateRestore(restore, b, what + " Restoring it from its newest successful backup, EtcdBackup "
                 + b.name() + (b.path() == null ? "" : " (" + b.path() + ")") + (b.takenAt() == null ? ""
                         : ", taken " + b.takenAt()) + ", with EtcdRestore " + restore + ": writes after that backup"

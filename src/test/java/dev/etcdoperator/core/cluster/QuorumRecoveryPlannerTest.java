@@ -362,6 +362,37 @@ class QuorumRecoveryPlannerTest {
                 .isEqualTo(backup));
     }
 
+    /** The policy changed after the restore it made failed or went: the new policy is followed, not the old one. */
+    @Test
+    void aRestoreFromTheBackupThatEndedGivesWayToAPolicyChangedSince() {
+        QuorumLoss.Backup backup = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+                "2025-12-31T23:00:00Z");
+        for (QuorumLoss.RestoreSeen seen : List.of(new QuorumLoss.RestoreSeen(true, null),
+                new QuorumLoss.RestoreSeen(false, "S3AccessDenied: Access Denied"))) {
+            QuorumLoss.Recovery ended = new QuorumLoss.Recovery(null, null, 0, 0, "demo-quorum-x").withRestoreSeen(seen);
+            assertThat(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null,
+                    UID, false, ended, backup)))).as("%s", seen).isInstanceOf(RecordQuorumRecovery.class);
+            assertRecoveryReason(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.MANUAL, GRACE, LONG_AGO,
+                    null, UID, false, ended, backup))), QuorumRecoveryPlanner.WAITING_FOR_PERSON);
+        }
+        QuorumLoss.Recovery running = new QuorumLoss.Recovery(null, null, 0, 0, "demo-quorum-x")
+                .withRestoreSeen(new QuorumLoss.RestoreSeen(false, null));
+        assertRecoveryReason(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, running, backup))), QuorumRecoveryPlanner.RESTORING_FROM_BACKUP);
+    }
+
+    /** Made again under the name it had, even when the time quorum was lost is no longer recorded. */
+    @Test
+    void aRestoreFromTheBackupThatWentIsMadeAgainUnderItsName() {
+        QuorumLoss.Backup backup = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+                "2025-12-31T23:00:00Z");
+        QuorumLoss.Recovery gone = new QuorumLoss.Recovery(null, null, 0, 0, "demo-quorum-x")
+                .withRestoreSeen(new QuorumLoss.RestoreSeen(true, null));
+        assertThat(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, null, null, UID,
+                false, gone, backup)))).isInstanceOfSatisfying(CreateRestore.class,
+                        r -> assertThat(r.restore()).isEqualTo("demo-quorum-x"));
+    }
+
     @Test
     void whenNoMemberAnswersNothingIsRecovered() {
         ClusterFixture f = running(3, V).podStopped("demo-a").podStopped("demo-b").noAnswer()
