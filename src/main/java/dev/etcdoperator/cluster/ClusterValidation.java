@@ -27,6 +27,8 @@ public final class ClusterValidation {
                 : pod.getEtcdEnv().stream().map(e -> e == null ? null : e.getName()).toList();
         String storageClass = pod.getPersistentVolumeClaimSpec() == null ? null
                 : pod.getPersistentVolumeClaimSpec().getStorageClassName();
-        return new ClusterSpecValidator.PodInputs(env, storageClass);
+        List<String> values = pod.getEtcdEnv() == null ? List.of()
+                : pod.getEtcdEnv().stream().map(e -> e == null || e.getValueFrom() != null ? null : e.getValue()).toList();
+        return new ClusterSpecValidator.PodInputs(env, values, storageClass);
     }
 }

@@ -65,6 +65,12 @@ public final class ClusterSpecValidator {
             Map.entry("ETCD_DISCOVERY", NAMED_BY_THE_OPERATOR),
             Map.entry("ETCD_DISCOVERY_SRV", NAMED_BY_THE_OPERATOR),
             Map.entry("ETCD_DISCOVERY_ENDPOINTS", NAMED_BY_THE_OPERATOR));
+    /**
+     * etcdctl variables that would turn the readiness probe of a member whose clients use TLS (etcdctl in the etcd
+     * container, which has the container's environment) away from its own member or from the v3 API.
+     */
+    static final Set<String> ETCDCTL_PROBE_ENV = Set.of("ETCDCTL_API", "ETCDCTL_DISCOVERY_SRV",
+            "ETCDCTL_DISCOVERY_SRV_NAME");
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);
@@ -81,13 +87,26 @@ public final class ClusterSpecValidator {
      * What the pod policy holds in Kubernetes model types, which the pure core does not read itself.
      *
      * @param etcdEnvNames     the names in {@code spec.pod.etcdEnv}, in order
+     * @param etcdEnvValues    their values, in the same order (null for one taken from a source)
      * @param storageClassName {@code spec.pod.persistentVolumeClaimSpec.storageClassName}, or null
      */
-    public record PodInputs(List<String> etcdEnvNames, String storageClassName) {
+    public record PodInputs(List<String> etcdEnvNames, List<String> etcdEnvValues, String storageClassName) {
         public static final PodInputs NONE = new PodInputs(List.of(), null);
 
         public PodInputs {
-            etcdEnvNames = etcdEnvNames == null ? List.of() : List.copyOf(etcdEnvNames);
+            etcdEnvNames = etcdEnvNames == null ? List.of() : java.util.Collections.unmodifiableList(
+                    new java.util.ArrayList<>(etcdEnvNames));
+            etcdEnvValues = etcdEnvValues == null ? java.util.Collections.nCopies(etcdEnvNames.size(), null)
+                    : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(etcdEnvValues));
+        }
+
+        /** Names whose values are not known (each taken as given by a source). */
+        public PodInputs(List<String> etcdEnvNames, String storageClassName) {
+            this(etcdEnvNames, null, storageClassName);
+        }
+
+        String value(int i) {
+            return i < etcdEnvValues.size() ? etcdEnvValues.get(i) : null;
         }
     }
 
@@ -156,14 +175,14 @@ public final class ClusterSpecValidator {
                     InputRules.IMAGE_REPOSITORY_MAX_LENGTH,
                     "an image repository without tag or digest, such as quay.io/coreos/etcd");
         }
-        pod(checks, spec.getPod(), inputs == null ? PodInputs.NONE : inputs);
+        pod(checks, spec.getPod(), inputs == null ? PodInputs.NONE : inputs, clientTls(spec));
         etcd(checks, spec.getEtcd(), inputs == null ? PodInputs.NONE : inputs);
         tls(checks, spec.getTls() == null ? null : spec.getTls().getStaticTls());
         quorumLossRecovery(checks, spec.getQuorumLossRecovery());
         return checks.result();
     }
 
-    private void pod(Checks checks, PodPolicy pod, PodInputs inputs) {
+    private void pod(Checks checks, PodPolicy pod, PodInputs inputs, boolean probedWithEtcdctl) {
         if (pod == null) {
             return;
         }
@@ -214,6 +233,11 @@ public final class ClusterSpecValidator {
                             + "changed through etcdEnv");
                 } else if (FORBIDDEN_ENV.containsKey(envName)) {
                     checks.fail(path, envName + " cannot be set through etcdEnv: " + FORBIDDEN_ENV.get(envName));
+                } else if (probedWithEtcdctl && ETCDCTL_PROBE_ENV.contains(envName)
+                        && !(envName.equals("ETCDCTL_API") && "3".equals(inputs.value(i)))) {
+                    checks.fail(path, envName + (envName.equals("ETCDCTL_API") ? " can only be \"3\"" : " cannot be set")
+                            + " through etcdEnv of a cluster whose clients use TLS: each member's readiness probe runs"
+                            + " etcdctl (v3 API, the member's own address) in the etcd container, which reads it");
                 }
             }
         }
@@ -351,6 +375,13 @@ public final class ClusterSpecValidator {
 
     private static long utf8(String s) {
         return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /** Members whose clients use TLS: their readiness probe is etcdctl in the etcd container, not an HTTP GET. */
+    private static boolean clientTls(EtcdClusterSpec spec) {
+        StaticTls tls = spec.getTls() == null ? null : spec.getTls().getStaticTls();
+        return tls != null && tls.getOperatorSecret() != null && tls.getMember() != null
+                && tls.getMember().getServerSecret() != null;
     }
 
     private void tls(Checks checks, StaticTls tls) {

@@ -307,6 +307,32 @@ class ClusterSpecValidatorTest {
         }
     }
 
+    /** Members whose clients use TLS are probed by etcdctl in their container, which reads etcdctl's variables. */
+    @Test
+    void etcdEnvCannotTurnTheTlsReadinessProbeAway() {
+        EtcdClusterSpec plain = spec(3, null);
+        EtcdClusterSpec tls = spec(3, null);
+        MemberSecret member = new MemberSecret();
+        member.setPeerSecret("peer");
+        member.setServerSecret("server");
+        StaticTls statics = new StaticTls();
+        statics.setMember(member);
+        statics.setOperatorSecret("operator");
+        tls.setTls(new TlsPolicy());
+        tls.getTls().setStaticTls(statics);
+        for (List<String> env : List.of(List.of("ETCDCTL_API", "2"), List.of("ETCDCTL_DISCOVERY_SRV", "example.com"),
+                List.of("ETCDCTL_DISCOVERY_SRV_NAME", "x"))) {
+            var inputs = new ClusterSpecValidator.PodInputs(List.of(env.get(0)), List.of(env.get(1)), null);
+            assertThat(validator.validate("example", plain, inputs).valid()).as("%s without TLS", env).isTrue();
+            assertThat(validator.validate("example", tls, inputs).errors()).as("%s", env)
+                    .extracting(FieldError::path).containsExactly("spec.pod.etcdEnv[0].name");
+        }
+        assertThat(validator.validate("example", tls, new ClusterSpecValidator.PodInputs(List.of("ETCDCTL_API"),
+                List.of("3"), null)).valid()).isTrue();
+        assertThat(validator.validate("example", tls, new ClusterSpecValidator.PodInputs(List.of("ETCDCTL_API"),
+                null, null)).valid()).as("from a source: not known to be 3").isFalse();
+    }
+
     @Test
     void theStorageClassIsADnsSubdomain() {
         EtcdClusterSpec spec = spec(3, null);
