@@ -234,15 +234,27 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             return DeleteControl.defaultDelete();
         }
         if (control.isPatchStatus()) {
-            // the status as this reconcile left it, written only over the version this run read: a run on a cached
-            // copy older than the last write would undo what that write recorded
+            // the status as this reconcile left it (a JSON patch of the difference, so that fields it cleared are
+            // removed), written only over the version this run read: a run on a cached copy older than the last
+            // write would undo what that write recorded
+            String read = restore.getMetadata().getResourceVersion();
+            EtcdRestoreStatus left = restore.getStatus();
             try {
-                client.resource(restore).inNamespace(restore.getMetadata().getNamespace()).updateStatus();
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
-                    throw e;
+                client.resources(EtcdRestore.class).inNamespace(restore.getMetadata().getNamespace())
+                        .withName(restore.getMetadata().getName()).editStatus(r -> {
+                            if (read != null && !read.equals(r.getMetadata().getResourceVersion())) {
+                                throw new StaleRead();
+                            }
+                            r.setStatus(left);
+                            return r;
+                        });
+            } catch (RuntimeException e) {
+                for (Throwable t = e; t != null; t = t.getCause()) {
+                    if (t instanceof StaleRead) {
+                        return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_BUSY.toMillis());
+                    }
                 }
-                return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_BUSY.toMillis());
+                throw e;
             }
         }
         EtcdRestoreStatus left = restore.getStatus();
@@ -834,5 +846,12 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
 
     private String now() {
         return Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
+    }
+
+    /** The object changed since this run read it. */
+    private static final class StaleRead extends RuntimeException {
+        StaleRead() {
+            super("changed since it was read", null, false, false);
+        }
     }
 }
