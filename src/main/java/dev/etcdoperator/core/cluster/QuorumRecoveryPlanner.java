@@ -105,21 +105,26 @@ public final class QuorumRecoveryPlanner {
         Optional<MemberPod> member = o.livePod(r.member());
         boolean survivorLive = o.livePod(r.survivor()).isPresent();
         if (!member.map(MemberPod::running).orElse(false)) {
-            if (member.isPresent() && member.get().stopped() && (!survivorLive || r.memberProven())) {
-                // the survivor is going (retired, its claim with it) or the member served as the recovered cluster
-                // (it may hold writes the survivor lacks): the member's data is never deleted by the operator
-                String why = survivorLive ? "after it answered as the recovered cluster (it may hold writes that"
-                        + " survivor " + r.survivor() + " lacks)" : "while survivor " + r.survivor() + " is retired or"
-                        + " going (the member's data is the only copy left)";
+            // once its etcd started the member may have served writes (ready, behind the client Service) that the
+            // survivor lacks, whether or not the operator saw it answer
+            boolean mayHoldWrites = member.isPresent() && (member.get().etcdStarted() || r.memberProven());
+            if (member.isPresent() && member.get().stopped() && mayHoldWrites) {
+                String why = survivorLive ? "after its etcd started (it may hold writes that survivor " + r.survivor()
+                        + " lacks)" : "while survivor " + r.survivor() + " is retired or going (the member's data is"
+                        + " the only copy left)";
                 String m = "Member " + r.member() + ", which runs on the copy of survivor " + r.survivor() + "'s data,"
                         + " has ended " + why + ". The operator deletes nothing: read its logs (kubectl logs "
                         + r.member() + " -c etcd); if its data is lost, restore the cluster from a backup.";
                 return Optional.of(new QuorumLost(m, RECOVERY_MEMBER_ENDED, m));
             }
+            if (member.isPresent() && !mayHoldWrites && (member.get().stopped() || !survivorLive)) {
+                // nothing of its own yet: its copy failed, or cannot finish without the survivor
+                return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED));
+            }
             if (member.isPresent()) {
-                return Optional.of(member.get().stopped() ? new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED)
-                        : new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a snapshot of"
-                                + " survivor " + r.survivor() + " (revision " + r.revision() + ") and starts from it."));
+                return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a"
+                        + " snapshot of survivor " + r.survivor() + " (revision " + r.revision() + ") and starts from"
+                        + " it."));
             }
             if (o.terminatingPod(r.member())) {
                 return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old pod " + r.member()

@@ -570,6 +570,12 @@ final class ClusterFixture {
         return this;
     }
 
+    /** A pod whose etcd container never started: in its init containers, or ended in one of them. */
+    ClusterFixture podOnlyBeforeEtcd(String name, boolean stopped) {
+        pods.put(name, new MemberPod(name, false, false, false, version, persistent, stopped, null, false, false));
+        return this;
+    }
+
     /**
      * The survivor's data runs as a new one-member cluster of {@code member}: the member list is that member alone,
      * healthy and leading.

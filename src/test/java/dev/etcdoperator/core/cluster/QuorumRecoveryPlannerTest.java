@@ -202,8 +202,8 @@ class QuorumRecoveryPlannerTest {
         f.podOnly(member, false, false);
         assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
                 w -> assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING));
-        f.podOnly(member, false, true);
-        assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+        f.podOnlyBeforeEtcd(member, true);
+        assertThat(plan(f)).as("its copy failed").isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
         f.podOnly(member, true, false);
         // its etcd runs, but it has not yet served what it copied: the survivor stays
         assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
@@ -250,9 +250,10 @@ class QuorumRecoveryPlannerTest {
         QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
         ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
                 null, UID, false, recovery, null));
-        f.podOnly(member, false, true);
-        // it never answered and the survivor is still there: the member's copy can be made again from it
+        f.podOnlyBeforeEtcd(member, true);
+        // its etcd never started and the survivor is still there: the member's copy can be made again from it
         assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+        f.podOnly(member, false, true);
         f.podGone("demo-a").podGone("demo-b").podGone("demo-c");
         assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
             assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
@@ -271,6 +272,39 @@ class QuorumRecoveryPlannerTest {
             assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
             assertThat(q.message()).contains("only copy", "deletes nothing");
         });
+    }
+
+    /**
+     * Its etcd started, so it was ready behind the client Service and may have taken writes, whether or not the
+     * operator saw it answer before it ended: it is kept, the survivor's copy is not made again over it.
+     */
+    @Test
+    void aRecoveryMemberWhoseEtcdStartedIsNeverDeletedEvenUnseen() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, recovery, null));
+        f.podOnly(member, false, true);
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
+            assertThat(q.message()).contains("may hold writes", "deletes nothing");
+        });
+    }
+
+    /** The survivor goes while the member still copies it (or its copy failed): the member has nothing to keep. */
+    @Test
+    void aRecoveryMemberWhoseSurvivorGoesBeforeItsEtcdStartedIsDeleted() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
+        ClusterFixture f = twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                null, UID, false, recovery, null));
+        for (boolean ended : List.of(true, false)) {
+            f.podOnlyBeforeEtcd(member, ended).podTerminating("demo-c");
+            assertThat(plan(f)).as("ended %s", ended)
+                    .isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+        }
+        f.podGone(member).podGone("demo-c");
+        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.SURVIVOR_LOST);
     }
 
     @Test
