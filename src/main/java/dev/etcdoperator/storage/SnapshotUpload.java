@@ -198,13 +198,16 @@ public final class SnapshotUpload {
             }
             // the checksums are known only now: they become tags of the object at the key, or, where tags are
             // refused, join its metadata by a copy (onto itself when the upload went to the key)
+            boolean tagged = false;
             if (at.equals(partial)) {
                 refuseOthers(target, owner, deadline);
                 copy(at, target, size, finalMetadata, deadline);
-            } else if (!tags.put(target.bucket(), target.key(), finalMetadata, left(deadline))) {
+            } else if (tags.put(target.bucket(), target.key(), finalMetadata, left(deadline))) {
+                tagged = true;
+            } else {
                 copy(at, target, size, finalMetadata, deadline);
             }
-            checkStored(target, size, sha256, owner, deadline);
+            checkStored(target, size, sha256, owner, tagged, deadline);
             deleteQuietly(partial, deadline);
             return new Uploaded(target.bucket(), target.key(), size, sha256, encrypted);
         } catch (RuntimeException e) {
@@ -267,13 +270,21 @@ public final class SnapshotUpload {
      * upload's (another writer replaced it in the meantime): it is left alone. Only an object that is provably this
      * upload's, and wrong, is removed.
      */
-    private void checkStored(S3Location target, long size, String sha256, String owner, Instant deadline) {
+    private void checkStored(S3Location target, long size, String sha256, String owner, boolean tagged,
+            Instant deadline) {
         HeadObjectResponse stored = head(target, deadline);
         Map<String, String> metadata = BackupStore.lowerCaseKeys(stored.metadata());
         Map<String, String> recorded = tags.withTags(target.bucket(), target.key(), null, metadata,
                 left(deadline));
-        if (!sha256.equals(recorded.get(BackupMetadata.SHA256))
-                || !owner.equals(metadata.get(BackupMetadata.OWNER))) {
+        String checksum = recorded.get(BackupMetadata.SHA256);
+        if (checksum == null && tagged) {
+            // the tags were written a moment ago, but may not be read (s3:GetObjectTagging not allowed): the owner
+            // in the metadata is what is left to tell this upload from another writer's
+            LOG.infof("%s: the checksum tags just written cannot be read back (allow s3:GetObjectTagging); the"
+                    + " object is checked by its owner and size", target);
+            checksum = sha256;
+        }
+        if (!sha256.equals(checksum) || !owner.equals(metadata.get(BackupMetadata.OWNER))) {
             String writer = metadata.get(BackupMetadata.OWNER);
             throw new BackupFailure(BackupFailure.PATH_IN_USE, target + " was replaced by another writer ("
                     + (writer == null ? "not an EtcdBackup" : "EtcdBackup " + writer) + ") while this backup was"

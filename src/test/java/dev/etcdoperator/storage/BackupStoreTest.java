@@ -222,6 +222,19 @@ class BackupStoreTest {
         assertThat(store.verify(new S3Location(BUCKET, "free/y.db")).sha256()).isEqualTo(up.sha256());
     }
 
+    /** A policy that lets tags be written but not read: the backup just written is kept, not taken for another's. */
+    @Test
+    void whereTagsAreWrittenButNotReadTheBackupIsKept() throws Exception {
+        s3.refuseTagReads = true;
+        byte[] snapshot = snapshot(6, 4);
+
+        Uploaded up = store.upload(new ByteArrayInputStream(snapshot), new S3Location(BUCKET, "free/w.db"),
+                metadata(ME), deadline());
+
+        assertThat(s3.objects.get("free/w.db").data()).isEqualTo(snapshot);
+        assertThat(s3.tags.get("free/w.db")).containsEntry(BackupMetadata.SHA256, up.sha256());
+    }
+
     @Test
     void anObjectChangedAfterItsChecksumTagsWereSetFailsVerification() throws Exception {
         store.upload(new ByteArrayInputStream(snapshot(7, 4)), new S3Location(BUCKET, "free/z.db"), metadata(ME),

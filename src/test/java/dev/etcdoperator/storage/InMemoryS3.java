@@ -82,6 +82,8 @@ final class InMemoryS3 implements S3Client {
     Consumer<String> afterTagging = key -> { };
     /** Tags refused, as by a policy without s3:PutObjectTagging and s3:GetObjectTagging (403). */
     boolean refuseTagging;
+    /** Only reading tags refused, as by a policy with s3:PutObjectTagging but without s3:GetObjectTagging (403). */
+    boolean refuseTagReads;
 
     InMemoryS3(String bucket) {
         this.bucket = bucket;
@@ -287,6 +289,10 @@ final class InMemoryS3 implements S3Client {
             software.amazon.awssdk.services.s3.model.GetObjectTaggingRequest r) {
         bucket(r.bucket());
         refuseTagsIfAsked();
+        if (refuseTagReads) {
+            throw software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(403)
+                    .message("Access Denied").build();
+        }
         existing(r.key());
         return software.amazon.awssdk.services.s3.model.GetObjectTaggingResponse.builder()
                 .tagSet(tags.getOrDefault(r.key(), Map.of()).entrySet().stream()

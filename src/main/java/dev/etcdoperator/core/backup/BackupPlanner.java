@@ -109,13 +109,18 @@ public final class BackupPlanner {
                 location + " holds an earlier backup that would be replaced: " + r.message()));
     }
 
-    /** A periodic prefix belongs to one EtcdBackup: refuses when it holds periodic backups another one wrote. */
+    /**
+     * A periodic prefix belongs to one EtcdBackup: refuses when it holds periodic backups another one wrote. Backups
+     * that record no owner (taken under the same naming by the CoreOS operator, before a migration) are no refusal:
+     * retention neither counts nor deletes them.
+     */
     public static Optional<Refusal> checkPrefix(List<StoredBackup> underPrefix, String owner, String location) {
-        List<StoredBackup> others = underPrefix.stream().filter(b -> !owner.equals(b.owner())).toList();
+        List<StoredBackup> others = underPrefix.stream().filter(b -> b.owner() != null && !owner.equals(b.owner()))
+                .toList();
         if (others.isEmpty()) {
             return Optional.empty();
         }
-        String owners = others.stream().map(b -> b.owner() == null ? "no EtcdBackup" : b.owner()).distinct().sorted()
+        String owners = others.stream().map(StoredBackup::owner).distinct().sorted()
                 .collect(Collectors.joining(", "));
         return Optional.of(new Refusal(BackupFailure.PATH_IN_USE, "the prefix " + location + " holds "
                 + others.size() + " periodic backup(s) written by " + owners + " (e.g. " + others.get(0).key()
@@ -165,10 +170,14 @@ public final class BackupPlanner {
      */
     public static List<BackupNames.Periodic> retention(String prefix, List<StoredBackup> underPrefix, String owner,
             int maxBackups, Set<String> inUse, Set<String> keep, String clusterId) {
-        List<BackupNames.Periodic> mine = underPrefix.stream().filter(b -> owner.equals(b.owner()))
+        List<StoredBackup> counted = underPrefix.stream().filter(b -> owner.equals(b.owner()))
                 .filter(b -> clusterId == null || b.clusterId() == null || b.clusterId().equalsIgnoreCase(clusterId))
+                .filter(b -> BackupNames.parsePeriodic(prefix, b.key()).isPresent()).toList();
+        boolean oneCluster = clusterId != null && counted.stream().allMatch(b -> b.clusterId() != null);
+        List<BackupNames.Periodic> mine = counted.stream()
                 .flatMap(b -> BackupNames.parsePeriodic(prefix, b.key()).stream()).toList();
-        return Retention.toDelete(mine, maxBackups, keep).stream().filter(b -> !inUse.contains(b.key())).toList();
+        return Retention.toDelete(mine, maxBackups, keep, oneCluster).stream().filter(b -> !inUse.contains(b.key()))
+                .toList();
     }
 
     static Refusal inUse(String location, StoredBackup existing) {

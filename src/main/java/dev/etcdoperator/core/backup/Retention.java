@@ -16,6 +16,13 @@ public final class Retention {
             .comparing(BackupNames.Periodic::time).thenComparingLong(BackupNames.Periodic::revision).reversed();
     private static final Comparator<BackupNames.Periodic> HIGHEST_REVISION_FIRST = Comparator
             .comparingLong(BackupNames.Periodic::revision).reversed().thenComparing(NEWEST_FIRST);
+    /**
+     * Backups of one etcd cluster, whose revision only grows: newest by revision, then by the time in the name, which
+     * is the clock of whichever operator took them (one hours ahead names backups that would otherwise push out
+     * every later one until the clock catches up).
+     */
+    private static final Comparator<BackupNames.Periodic> OF_ONE_CLUSTER_NEWEST_FIRST = Comparator
+            .comparingLong(BackupNames.Periodic::revision).thenComparing(BackupNames.Periodic::time).reversed();
 
     private Retention() {
     }
@@ -36,11 +43,20 @@ public final class Retention {
      */
     public static List<BackupNames.Periodic> toDelete(List<BackupNames.Periodic> mine, int maxBackups,
             Set<String> keep) {
+        return toDelete(mine, maxBackups, keep, false);
+    }
+
+    /**
+     * @param oneCluster every backup in {@code mine} records the same etcd cluster ID: they are ordered by revision
+     *                   first, not by the time in their names
+     */
+    public static List<BackupNames.Periodic> toDelete(List<BackupNames.Periodic> mine, int maxBackups,
+            Set<String> keep, boolean oneCluster) {
         if (maxBackups <= 0 || mine.size() <= maxBackups) {
             return List.of();
         }
         Optional<BackupNames.Periodic> highest = protectedBackup(mine);
-        return mine.stream().sorted(NEWEST_FIRST).skip(maxBackups)
+        return mine.stream().sorted(oneCluster ? OF_ONE_CLUSTER_NEWEST_FIRST : NEWEST_FIRST).skip(maxBackups)
                 .filter(b -> highest.map(h -> !h.equals(b)).orElse(true))
                 .filter(b -> !keep.contains(b.key()))
                 .toList();

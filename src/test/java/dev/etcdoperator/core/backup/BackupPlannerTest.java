@@ -90,8 +90,10 @@ class BackupPlannerTest {
         assertThat(BackupPlanner.checkPrefix(List.of(), ME, "b/p")).isEmpty();
         assertThat(reason(BackupPlanner.checkPrefix(List.of(mine, new StoredBackup("p_v2_2026-11-30-09:00:00", "ns/x", 2L, null)),
                 ME, "b/p"))).contains(BackupFailure.PATH_IN_USE);
-        assertThat(reason(BackupPlanner.checkPrefix(List.of(new StoredBackup("p_v2_2026-11-30-09:00:00", null, 2L, null)),
-                ME, "b/p"))).contains(BackupFailure.PATH_IN_USE);
+        // the CoreOS operator's periodic backups, same naming, no owner: kept as they are, no refusal
+        var coreos = new StoredBackup("p_v2_2026-11-30-09:00:00", null, null, null);
+        assertThat(BackupPlanner.checkPrefix(List.of(mine, coreos), ME, "b/p")).isEmpty();
+        assertThat(BackupPlanner.retention("p", List.of(mine, coreos), ME, 1, Set.of())).isEmpty();
     }
 
     @Test
@@ -128,6 +130,27 @@ class BackupPlannerTest {
                 .extracting(BackupNames.Periodic::key).containsExactly(b1.key(), legacy.key());
         assertThat(BackupPlanner.retention("p", all, ME, 1, Set.of(), Set.of(), "aaaa"))
                 .extracting(BackupNames.Periodic::key).containsExactly(a1.key(), legacy.key());
+    }
+
+    /**
+     * An operator whose clock ran hours ahead named two backups in the future; once the clock is right again, the
+     * backups it takes are newer by revision, and those two must not push them out.
+     */
+    @Test
+    void retentionOfOneClusterGoesByRevisionNotByAClockThatRanAhead() {
+        var ahead1 = new StoredBackup("p_v100_2026-11-30-20:00:00", ME, 100L, "aaaa");
+        var ahead2 = new StoredBackup("p_v110_2026-11-30-21:00:00", ME, 110L, "aaaa");
+        var now1 = new StoredBackup("p_v120_2026-11-30-10:00:00", ME, 120L, "aaaa");
+        var now2 = new StoredBackup("p_v130_2026-11-30-11:00:00", ME, 130L, "aaaa");
+        var now3 = new StoredBackup("p_v140_2026-11-30-12:00:00", ME, 140L, "aaaa");
+        List<StoredBackup> all = List.of(ahead1, ahead2, now1, now2, now3);
+        assertThat(BackupPlanner.retention("p", all, ME, 3, Set.of(), Set.of(now3.key()), "aaaa"))
+                .extracting(BackupNames.Periodic::key).containsExactly(ahead2.key(), ahead1.key());
+        // a backup that records no cluster: the time in the names is all there is to go by
+        var legacy = new StoredBackup("p_v1_2026-11-30-00:00:00", ME, 1L, null);
+        assertThat(BackupPlanner.retention("p", List.of(ahead1, ahead2, now1, now2, now3, legacy), ME, 3, Set.of(),
+                Set.of(now3.key()), "aaaa")).extracting(BackupNames.Periodic::key)
+                .containsExactly(now2.key(), now1.key(), legacy.key());
     }
 
     @Test
