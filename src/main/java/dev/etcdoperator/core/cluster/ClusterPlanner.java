@@ -674,7 +674,9 @@ public final class ClusterPlanner {
             return false;
         }
         if (o.persistent()) {
-            return s.pod().isEmpty() && !o.claims().contains(s.name()) && !o.terminatingPod(s.name());
+            // its pod gone or ended for good (evicted: it stays, Failed), and its claim gone: nothing brings it back
+            return (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name())
+                    && !o.terminatingPod(s.name());
         }
         return s.pod().isEmpty() || s.podFailed();
     }

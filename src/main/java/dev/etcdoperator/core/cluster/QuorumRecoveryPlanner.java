@@ -202,7 +202,7 @@ public final class QuorumRecoveryPlanner {
         }
         String lostNames = String.join(", ", lost.stream().map(QuorumRecoveryPlanner::label).toList());
         String what = "Quorum is lost for good: voting members " + lostNames + " are gone with their data ("
-                + (o.persistent() ? "their pods and claims are gone" : "their pods ended or are gone, and their data"
+                + (o.persistent() ? "their claims are gone, and their pods gone or ended" : "their pods ended or are gone, and their data"
                         + " was not on claims") + "); " + survivors.size() + " of " + voters.size() + " survive, etcd"
                 + " needs " + majority + ".";
         Instant since = q.lostSince();
@@ -298,7 +298,7 @@ public final class QuorumRecoveryPlanner {
             return false;
         }
         if (o.persistent()) {
-            return s.pod().isEmpty() && !o.claims().contains(s.name());
+            return (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name());
         }
         return s.pod().isEmpty() || s.podStopped();
     }

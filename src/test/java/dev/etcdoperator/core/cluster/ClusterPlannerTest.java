@@ -496,6 +496,16 @@ class ClusterPlannerTest {
                 a -> assertThat(a.name()).isNotIn("demo-a", "demo-b", "demo-c"));
     }
 
+    /** On claims: a pod that ended for good (evicted, it stays Failed) whose claim was deleted has nothing left. */
+    @Test
+    void onClaimsAMemberWhosePodEndedAndWhoseClaimWentIsDeadAndGoesWithItsPod() {
+        ClusterFixture f = running(3, V).persistent().podStopped("demo-b").unhealthy("demo-b").withoutClaim("demo-b");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
+        // with its claim the pod is made again on it instead
+        ClusterFixture kept = running(3, V).persistent().podStopped("demo-b").unhealthy("demo-b");
+        assertThat(plan(kept)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+    }
+
     @Test
     void aMemberWhoseEtcdCrashLoopsInItsPodIsReplacedWhenThatIsSafeAndItsPodGoesWithIt() {
         ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b");

@@ -131,7 +131,7 @@ class QuorumRecoveryPlannerTest {
                 .withoutClaim("demo-a").withoutClaim("demo-b").unhealthy("demo-a").unhealthy("demo-b")
                 .survivor("demo-c", 950, 480).quorumLoss(fromSurvivor);
         assertThat(plan(claimsGone)).isInstanceOfSatisfying(RecordQuorumRecovery.class,
-                r -> assertThat(r.message()).contains("their pods and claims are gone"));
+                r -> assertThat(r.message()).contains("their claims are gone, and their pods gone or ended"));
         // one claim left: that member comes back first
         ClusterFixture oneClaim = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
                 .withoutClaim("demo-a").unhealthy("demo-a").unhealthy("demo-b").survivor("demo-c", 950, 480)
@@ -425,6 +425,16 @@ class QuorumRecoveryPlannerTest {
         assertThat(plan(twoOfThreeLost().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, null, null, UID,
                 false, gone, backup)))).isInstanceOfSatisfying(CreateRestore.class,
                         r -> assertThat(r.restore()).isEqualTo("demo-quorum-x"));
+    }
+
+    /** On claims: two members whose pods were evicted and whose claims were deleted are lost for good. */
+    @Test
+    void onClaimsEndedPodsWithoutClaimsAreLostForGood() {
+        ClusterFixture f = ClusterFixture.running(3, V).persistent().podStopped("demo-a").unhealthy("demo-a")
+                .withoutClaim("demo-a").podStopped("demo-b").unhealthy("demo-b").withoutClaim("demo-b")
+                .unhealthy("demo-c").survivor("demo-c", 950, 480)
+                .quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
+        assertThat(plan(f)).isInstanceOf(RecordQuorumRecovery.class);
     }
 
     @Test
