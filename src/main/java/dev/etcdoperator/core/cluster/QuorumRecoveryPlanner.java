@@ -142,6 +142,10 @@ public final class QuorumRecoveryPlanner {
                 return Optional.of(new Step.CreateMemberPod(r.survivor(), o.naming().peerUrl(r.survivor()),
                         Step.STATE_EXISTING, ClusterPlanner.runningVersion(o), Step.CreateMemberPod.RECREATING_IN_PLACE));
             }
+            if (!o.terminatingPod(r.survivor()) && (survivor.isEmpty() || survivor.get().stopped())) {
+                // lost for good before its data was copied: the usual planning chooses among the survivors left
+                return Optional.empty();
+            }
             if (survivor.isEmpty() || !survivor.get().running()) {
                 String m = "The pod of survivor " + r.survivor() + " does not run, and its data was not copied yet."
                         + " The operator waits for it; if it is lost too, restore the cluster from a backup.";

@@ -304,7 +304,7 @@ class QuorumRecoveryPlannerTest {
                     .isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
         }
         f.podGone(member).podGone("demo-c");
-        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.SURVIVOR_LOST);
+        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.NO_SURVIVOR);
     }
 
     @Test
@@ -353,7 +353,24 @@ class QuorumRecoveryPlannerTest {
         QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-c", "demo-r000000000", 480, 950, null);
         ClusterFixture f = twoOfThreeLost().podStopped("demo-c").quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
                 GRACE, LONG_AGO, null, UID, false, recovery, null));
-        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.SURVIVOR_LOST);
+        assertRecoveryReason(plan(f), QuorumRecoveryPlanner.NO_SURVIVOR);
+        // still starting (not ended): waited for
+        ClusterFixture starting = twoOfThreeLost().podStarting("demo-c").quorumLoss(new QuorumLoss(
+                QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery, null));
+        assertRecoveryReason(plan(starting), QuorumRecoveryPlanner.SURVIVOR_LOST);
+    }
+
+    /** The survivor chosen is lost for good before its copy, and another survives: that one is chosen instead. */
+    @Test
+    void anotherSurvivorIsChosenWhenTheChosenOneIsLostBeforeItsCopy() {
+        QuorumLoss.Recovery recovery = new QuorumLoss.Recovery("demo-e", "demo-r000000000", 480, 950, null);
+        ClusterFixture f = running(5, V).podStopped("demo-a").podGone("demo-b").podStopped("demo-c")
+                .unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c").survivor("demo-d", 900, 470)
+                .podGone("demo-e").unhealthy("demo-e")
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery,
+                        null));
+        assertThat(plan(f)).isInstanceOfSatisfying(RecordQuorumRecovery.class,
+                r -> assertThat(r.survivor()).isEqualTo("demo-d"));
     }
 
     @Test
