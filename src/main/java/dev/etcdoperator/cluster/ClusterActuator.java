@@ -91,7 +91,8 @@ final class ClusterActuator {
             }
             // the member list read in this reconcile, or, when no member answered (every pod of a cluster on
             // claims gone), the members the claims name: a member restarting on its data needs no answer
-            if (pods.create(pod.name(), pod.version(), pod.state(), o.initialCluster(), Optional.empty())) {
+            if (pods.create(pod.name(), pod.version(), pod.state(), o.initialCluster(), Optional.empty(),
+                    Step.CreateMemberPod.RECREATING_IN_PLACE.equals(pod.reason()))) {
                 events.normal(cluster, pod.reason(), pod.describe());
             }
         } else if (step instanceof Step.MoveLeader move) {
@@ -282,10 +283,20 @@ final class ClusterActuator {
         /** Creates the member's pod (and its claim when it has none); false when a pod of that name exists already. */
         boolean create(String member, String version, String state, String initialCluster,
                 Optional<String> seedSnapshot) {
+            return create(member, version, state, initialCluster, seedSnapshot, false);
+        }
+
+        /** @param onItsData made again in place on the member's claim: the pod first checks its data is there */
+        boolean create(String member, String version, String state, String initialCluster,
+                Optional<String> seedSnapshot, boolean onItsData) {
             ensureClaim(member);
             var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
                     initialCluster, state, naming.dnsName(member));
-            return create(ClusterResources.memberPod(cluster, spec, version, seedSnapshot, tlsKeys));
+            io.fabric8.kubernetes.api.model.Pod pod = ClusterResources.memberPod(cluster, spec, version, seedSnapshot,
+                    tlsKeys);
+            return create(onItsData && cluster.getSpec().getPod() != null
+                    && cluster.getSpec().getPod().getPersistentVolumeClaimSpec() != null
+                    ? ClusterResources.withDataCheck(pod, cluster) : pod);
         }
 
         /** The pod of a quorum recovery's member: a one-member cluster of itself, on a copy of the survivor's data. */

@@ -361,10 +361,26 @@ final class ClusterObserver {
         boolean stopped = pod.getStatus() != null
                 && ("Failed".equals(pod.getStatus().getPhase()) || "Succeeded".equals(pod.getStatus().getPhase()));
         String deletion = pod.getMetadata().getDeletionTimestamp();
-        return new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
+        MemberPod seen = new MemberPod(pod.getMetadata().getName(), running, ready, deletion != null,
                 ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod),
                 !stopped && deletion == null && etcdCrashLooping(pod),
                 ClusterResources.RUNS_ONCE.equals(pod.getSpec().getRestartPolicy()), etcdImageProblem(pod), false);
+        return dataCheckFailed(pod) ? seen.withDataMissing() : seen;
+    }
+
+    /** The pod's check of its member's data directory ({@link ClusterResources#CHECK_DATA}) failed, now or before. */
+    static boolean dataCheckFailed(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getInitContainerStatuses() == null) {
+            return false;
+        }
+        return pod.getStatus().getInitContainerStatuses().stream()
+                .filter(s -> ClusterResources.CHECK_DATA.equals(s.getName()))
+                .anyMatch(s -> failed(s.getState()) || failed(s.getLastState()));
+    }
+
+    private static boolean failed(io.fabric8.kubernetes.api.model.ContainerState state) {
+        return state != null && state.getTerminated() != null && state.getTerminated().getExitCode() != null
+                && state.getTerminated().getExitCode() == ClusterResources.CHECK_DATA_MISSING;
     }
 
     /** The image of the pod's etcd container, or null. */

@@ -56,6 +56,10 @@ public final class ClusterResources {
     public static final String ETCD_CONTAINER = "etcd";
     /** The init container that waits until the member's DNS name (and a majority of the first members') resolves. */
     public static final String DNS_WAIT_CONTAINER = "check-dns";
+    /** The init container of a pod made again in place that checks its member's data is on the claim. */
+    public static final String CHECK_DATA = "check-data";
+    /** Its exit code when the data directory holds no etcd member data. */
+    public static final int CHECK_DATA_MISSING = 3;
     /**
      * A member's etcd that ends is started again by the kubelet in its pod, on its data (at once the first time): a
      * killed process, even a majority of them, comes back with everything it had.
@@ -370,6 +374,29 @@ public final class ClusterResources {
                     .endPodAntiAffinity().build()).endSpec();
         }
         return MemberSecurity.restrict(pod.build(), policy);
+    }
+
+    /**
+     * {@code pod}, made again in place on its member's claim, with a first init container that checks that the
+     * member's data is there: without it etcd would refuse to start for good (a member that joined before cannot
+     * join again without its data), and the operator replaces the member instead of making its pod again and again.
+     */
+    static Pod withDataCheck(Pod pod, EtcdCluster cluster) {
+        PodPolicy policy = cluster.getSpec().getPod() == null ? new PodPolicy() : cluster.getSpec().getPod();
+        Container check = new ContainerBuilder()
+                .withName(CHECK_DATA)
+                .withImage(policy.getBusyboxImage() == null ? DEFAULT_BUSYBOX : policy.getBusyboxImage())
+                .withCommand("/bin/sh", "-c", "if [ -d " + DATA_DIR + "/member ]; then exit 0; fi; echo \"no etcd"
+                        + " data in " + DATA_DIR + " on this claim: the member cannot start again on it\" >&2; exit "
+                        + CHECK_DATA_MISSING)
+                .withVolumeMounts(new io.fabric8.kubernetes.api.model.VolumeMountBuilder().withName(DATA_VOLUME)
+                        .withMountPath(DATA_MOUNT).build())
+                .build();
+        List<Container> init = new java.util.ArrayList<>();
+        init.add(check);
+        init.addAll(pod.getSpec().getInitContainers());
+        pod.getSpec().setInitContainers(init);
+        return MemberSecurity.restrict(pod, policy);
     }
 
     /**

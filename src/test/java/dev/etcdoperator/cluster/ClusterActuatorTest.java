@@ -1,6 +1,7 @@
 package dev.etcdoperator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -103,6 +104,23 @@ class ClusterActuatorTest {
                 "alpha-a")).create();
         actuator.act(PERSISTENT, o, Optional.empty(), Map.of(), inPlace, Optional.empty(), MemberTlsKeys.COREOS);
         assertThat(podNames()).containsExactly("alpha-a");
+        // made again on its data, the pod first checks that the data is there (a wiped claim: the member is lost)
+        var made = client.pods().inNamespace("prod").withName("alpha-a").get();
+        assertThat(made.getSpec().getInitContainers()).first().satisfies(c -> {
+            assertThat(c.getName()).isEqualTo(ClusterResources.CHECK_DATA);
+            assertThat(c.getCommand()).last().asString().contains("[ -d /var/etcd/data/member ]",
+                    "exit " + ClusterResources.CHECK_DATA_MISSING);
+            assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        });
+        // a member added as a learner starts on an empty claim: no such check
+        client.pods().inNamespace("prod").withName("alpha-a").delete();
+        await().until(() -> podNames().isEmpty());
+        Step added = new Step.CreateMemberPod("alpha-a", "http://alpha-a.alpha.prod.svc:2380", Step.STATE_EXISTING,
+                "3.5.17", Step.CreateMemberPod.STARTING_ADDED_MEMBER);
+        actuator.act(PERSISTENT, o, Optional.empty(), Map.of(), added, Optional.empty(), MemberTlsKeys.COREOS);
+        assertThat(client.pods().inNamespace("prod").withName("alpha-a").get().getSpec().getInitContainers())
+                .extracting(io.fabric8.kubernetes.api.model.Container::getName)
+                .doesNotContain(ClusterResources.CHECK_DATA);
     }
 
     /** A removed member's claim goes with it, whether its pod still runs, is terminating or is gone already. */

@@ -390,6 +390,29 @@ class ClusterResourcesTest {
                 .as("a pod that does not say what it was started on").isTrue();
     }
 
+    /** A pod made again in place whose data check failed, now or on an earlier try: its member's data is gone. */
+    @Test
+    void aPodWhoseDataCheckFailedIsSeenWithoutItsData() {
+        for (boolean earlier : List.of(false, true)) {
+            var terminated = new io.fabric8.kubernetes.api.model.ContainerStateBuilder().withNewTerminated()
+                    .withExitCode(ClusterResources.CHECK_DATA_MISSING).endTerminated().build();
+            var waiting = new io.fabric8.kubernetes.api.model.ContainerStateBuilder().withNewWaiting()
+                    .withReason("CrashLoopBackOff").endWaiting().build();
+            Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("alpha-a")
+                    .endMetadata().withNewSpec().endSpec().withNewStatus().withPhase("Pending")
+                    .addNewInitContainerStatus().withName(ClusterResources.CHECK_DATA)
+                    .withState(earlier ? waiting : terminated).withLastState(earlier ? terminated : null)
+                    .endInitContainerStatus().endStatus().build();
+            assertThat(ClusterObserver.memberPod(pod).dataMissing()).as("earlier %s", earlier).isTrue();
+        }
+        Pod other = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("alpha-a")
+                .endMetadata().withNewSpec().endSpec().withNewStatus().withPhase("Pending")
+                .addNewInitContainerStatus().withName(ClusterResources.DNS_WAIT_CONTAINER).withNewState()
+                .withNewTerminated().withExitCode(ClusterResources.CHECK_DATA_MISSING).endTerminated().endState()
+                .endInitContainerStatus().endStatus().build();
+        assertThat(ClusterObserver.memberPod(other).dataMissing()).as("another init container").isFalse();
+    }
+
     @Test
     void withoutAServerSecretTheOperatorsSecretIsNotMountedAndDoesNotCount() {
         EtcdClusterSpec spec = cluster("""

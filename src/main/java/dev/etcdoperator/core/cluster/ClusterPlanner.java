@@ -184,7 +184,12 @@ public final class ClusterPlanner {
 
         /** The pod ended, or its etcd failed and waits to start again: either way the pod goes with the member. */
         boolean podFailed() {
-            return pod.map(p -> p.stopped() || p.crashLooping()).orElse(false);
+            return pod.map(p -> p.stopped() || p.crashLooping() || p.dataMissing()).orElse(false);
+        }
+
+        /** Its pod was made again in place on its claim, which holds none of its data. */
+        boolean dataMissing() {
+            return pod.map(MemberPod::dataMissing).orElse(false);
         }
     }
 
@@ -455,7 +460,7 @@ public final class ClusterPlanner {
         // claim; no membership change, so done without quorum too: it is how quorum comes back
         if (o.persistent()) {
             for (Seat s : seats) {
-                if (s.started() && s.pod().isPresent() && s.podFailed() && !s.healthy()
+                if (s.started() && s.pod().isPresent() && s.podFailed() && !s.healthy() && !s.dataMissing()
                         && o.claims().contains(s.name())) {
                     return new DeletePod(s.name(), DeletePod.POD_STOPPED);
                 }
@@ -674,8 +679,9 @@ public final class ClusterPlanner {
             return false;
         }
         if (o.persistent()) {
-            // its pod gone or ended for good (evicted: it stays, Failed), and its claim gone: nothing brings it back
-            return (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name())
+            // its pod made again on a claim without its data, or its pod gone or ended for good (evicted: it stays,
+            // Failed) and its claim gone: nothing brings it back
+            return s.dataMissing() || (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name())
                     && !o.terminatingPod(s.name());
         }
         return s.pod().isEmpty() || s.podFailed();

@@ -24,18 +24,38 @@ import java.util.Objects;
  * @param crashLooping the pod runs, but its etcd container failed and waits out the kubelet's back-off before it is
  *                    started again in place ({@code CrashLoopBackOff}); its data is still in the pod
  * @param runsOnce    the pod's etcd is not started again when it ends ({@code restartPolicy: Never}): a restored
- *                    cluster's seed, a quorum recovery's member, or a pod an earlier operator version made; the
+ *                    cluster's seed, or a pod an earlier operator version made; the
  *                    observer reports it only once the planner may replace it (its restore ended, no placement rules)
  * @param imageProblem why the kubelet cannot get the etcd container's image ({@code ErrImagePull},
  *                    {@code ImagePullBackOff}, {@code InvalidImageName}, with the kubelet's message), or null
  * @param otherRepository the etcd container's image is of another repository than {@code spec.repository} names now
+ * @param dataMissing the pod was made again in place on its member's claim, and found no etcd data there (its check
+ *                    of the data directory failed): its etcd would refuse to start (an existing member without its
+ *                    data), so the member is lost for good
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
-        boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository) {
+        boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** A pod made on its member's data that found it. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+            boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, false);
+    }
+
+    /**
+     * The same pod, made again in place on its member's claim, which holds no etcd data (wiped, or a new volume):
+     * its etcd would never start on it, and its member is lost for good.
+     */
+    public MemberPod withDataMissing() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, true);
     }
 
     /** A pod whose image the kubelet has, or is getting. */
@@ -77,31 +97,31 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository);
+                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing);
     }
 
     /** The same pod, as one whose etcd is started again in place (a pod that runs once, not to be replaced yet). */
     public MemberPod restartingInPlace() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository);
+                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository, dataMissing);
     }
 
     /** The same pod, whose etcd is not started again when it ends. */
     public MemberPod runningOnce() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository);
+                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository, dataMissing);
     }
 
     /** The same pod, whose etcd image the kubelet cannot get, for {@code problem}. */
     public MemberPod withImageProblem(String problem) {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository);
+                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository, dataMissing);
     }
 
     /** The same pod, whose etcd image is of another repository than spec.repository names. */
     public MemberPod ofOtherRepository() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true);
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true, dataMissing);
     }
 
     /** Without a deletion timestamp. */

@@ -302,7 +302,7 @@ public final class QuorumRecoveryPlanner {
             return false;
         }
         if (o.persistent()) {
-            return (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name());
+            return s.dataMissing() || (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name());
         }
         return s.pod().isEmpty() || s.podStopped();
     }

@@ -570,6 +570,13 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The member's pod was made again in place on a claim without its data: its data check fails. */
+    ClusterFixture podDataMissing(String name) {
+        pods.put(name, new MemberPod(name, false, false, false, version, persistent, false, null, false, false)
+                .withDataMissing());
+        return unhealthy(name);
+    }
+
     /** A pod whose etcd container never started: in its init containers, or ended in one of them. */
     ClusterFixture podOnlyBeforeEtcd(String name, boolean stopped) {
         pods.put(name, new MemberPod(name, false, false, false, version, persistent, stopped, null, false, false));

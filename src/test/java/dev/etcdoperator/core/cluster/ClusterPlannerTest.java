@@ -506,6 +506,17 @@ class ClusterPlannerTest {
         assertThat(plan(kept)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
     }
 
+    /**
+     * On claims: a pod made again in place found no data on its claim (wiped, a new volume). etcd refuses to start
+     * a member that joined before without its data, so making the pod again would loop for ever: the member is
+     * dead, and goes with its pod (and claim) to be replaced.
+     */
+    @Test
+    void onClaimsAMemberWhoseClaimLostItsDataIsReplacedNotMadeAgainInPlace() {
+        ClusterFixture f = running(3, V).persistent().podDataMissing("demo-b");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
+    }
+
     @Test
     void aMemberWhoseEtcdCrashLoopsInItsPodIsReplacedWhenThatIsSafeAndItsPodGoesWithIt() {
         ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b");

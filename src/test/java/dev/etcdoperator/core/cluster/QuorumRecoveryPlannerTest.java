@@ -454,6 +454,15 @@ class QuorumRecoveryPlannerTest {
         assertThat(plan(f)).isInstanceOf(RecordQuorumRecovery.class);
     }
 
+    /** On claims: members whose claims hold none of their data are lost for good, claims or not. */
+    @Test
+    void onClaimsMembersWithoutTheirDataAreLostForGood() {
+        ClusterFixture f = ClusterFixture.running(3, V).persistent().podDataMissing("demo-a").podDataMissing("demo-b")
+                .unhealthy("demo-c").survivor("demo-c", 950, 480)
+                .quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
+        assertThat(plan(f)).isInstanceOf(RecordQuorumRecovery.class);
+    }
+
     @Test
     void whenNoMemberAnswersNothingIsRecovered() {
         ClusterFixture f = running(3, V).podStopped("demo-a").podStopped("demo-b").noAnswer()
