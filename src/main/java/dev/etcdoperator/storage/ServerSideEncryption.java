@@ -55,11 +55,20 @@ public record ServerSideEncryption(String algorithm, String kmsKeyId) {
             return "the store reports server-side encryption " + (got == null ? "none" : got) + ", not " + algorithm;
         }
         String key = stored.ssekmsKeyId();
+        if (kmsKeyId != null && isAlias(kmsKeyId)) {
+            // the store reports the key an alias named (its ARN), never the alias: a KMS key must be reported
+            return key == null ? "the store reports no KMS key, not one named by " + kmsKeyId : null;
+        }
         if (kmsKeyId != null && (key == null || !(key.equals(kmsKeyId) || key.endsWith("/" + kmsKeyId)
                 || key.endsWith(":" + kmsKeyId)))) {
             return "the store reports KMS key " + Objects.requireNonNullElse(key, "none") + ", not " + kmsKeyId;
         }
         return null;
+    }
+
+    /** {@code alias/name}, or an alias's ARN ({@code arn:aws:kms:region:account:alias/name}). */
+    static boolean isAlias(String kmsKeyId) {
+        return kmsKeyId.startsWith("alias/") || kmsKeyId.startsWith("arn:") && kmsKeyId.contains(":alias/");
     }
 
     @Override

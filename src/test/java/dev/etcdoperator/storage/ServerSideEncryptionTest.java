@@ -47,6 +47,19 @@ class ServerSideEncryptionTest {
         assertThat(new ServerSideEncryption(ServerSideEncryption.KMS, null).mismatch(head("aws:kms", "any"))).isNull();
     }
 
+    /** S3 reports the ARN of the key an alias names, never the alias: an alias is met by any KMS key reported. */
+    @Test
+    void aKeyNamedByAnAliasIsMetByTheKeyTheStoreReports() {
+        for (String alias : java.util.List.of("alias/etcd-backups",
+                "arn:aws:kms:us-east-1:111122223333:alias/etcd-backups")) {
+            ServerSideEncryption sse = new ServerSideEncryption(ServerSideEncryption.KMS, alias);
+            assertThat(sse.mismatch(head("aws:kms",
+                    "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab"))).as(alias).isNull();
+            assertThat(sse.mismatch(head("aws:kms", null))).contains("no KMS key");
+            assertThat(sse.mismatch(head("AES256", null))).contains("AES256");
+        }
+    }
+
     @Test
     void aKeyWithoutKmsOrAnUnknownAlgorithmIsRefused() {
         assertThatThrownBy(() -> new ServerSideEncryption(ServerSideEncryption.AES256, "k"))
