@@ -61,10 +61,16 @@ final class BackupRunner {
      *
      * @param recordKeyspace whether to read the source's {@code HashKV} and key count at the backup's revision (a
      *                       read of the whole keyspace on that member: only when drills are on)
-     * @param keep           keys retention keeps whatever the count: the last verified backup, one due for a drill
+     * @param keep           keys retention keeps whatever the count: the last verified backup, one due for a drill,
+     *                       the one a drill restores; asked right before retention deletes anything (a drill may
+     *                       start while the backup uploads)
      */
-    record ForDrills(boolean recordKeyspace, Set<String> keep) {
+    record ForDrills(boolean recordKeyspace, java.util.function.Supplier<Set<String>> keep) {
         static final ForDrills NONE = new ForDrills(false, Set.of());
+
+        ForDrills(boolean recordKeyspace, Set<String> keep) {
+            this(recordKeyspace, () -> keep);
+        }
     }
 
     BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
@@ -84,7 +90,6 @@ final class BackupRunner {
     /** @param current asked right before retention deletes anything */
     BackupTaken run(BackupRequest request, boolean periodic, int maxBackups, Duration timeout,
             BackupPlanner.LastBackup last, ForDrills drills, StillAsBegun current) {
-        Set<String> keep = drills.keep();
         Instant start = clock.instant();
         Instant deadline = start.plus(timeout);
         S3Location location = request.location();
@@ -127,7 +132,7 @@ final class BackupRunner {
                     Set<String> used = restoresUsing(location.bucket(), request.owner());
                     // the backup just taken stays whatever its name's time says (the operator's clock may have
                     // gone back since an earlier one)
-                    Set<String> kept = new java.util.HashSet<>(keep);
+                    Set<String> kept = new java.util.HashSet<>(drills.keep().get());
                     kept.add(target.key());
                     for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
                             maxBackups, used, kept, source.clusterIdHex())) {

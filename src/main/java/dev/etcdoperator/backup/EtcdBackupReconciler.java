@@ -135,8 +135,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             Integer every = drillEvery(backup);
             return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
                     BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(drillsOn(backup),
-                            BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(), every,
-                                    drilling.path(backup.getMetadata().getUid()))),
+                            () -> BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(),
+                                    every, drilling.path(backup.getMetadata().getUid()))),
                     () -> changedSince(client, backup));
         };
     }

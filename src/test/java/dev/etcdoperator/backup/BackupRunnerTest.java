@@ -353,6 +353,27 @@ class BackupRunnerTest {
         assertThat(taken.deleted()).hasSize(2);
     }
 
+    /** A drill of an earlier backup that starts while this backup uploads: asked right before retention deletes. */
+    @Test
+    void retentionKeepsABackupADrillStartedOnDuringTheUpload() {
+        for (int i = 0; i < 3; i++) {
+            etcd.revision = 10 + i;
+            assertThat(take(periodic(), true, 3)).isEmpty();
+        }
+        List<String> before = periodicKeys();
+        Set<String> drilled = new java.util.HashSet<>();
+        etcd.revision = 20;
+        store.onCall = call -> {
+            if (call.equals("upload")) {
+                drilled.add(before.get(1));
+            }
+        };
+        runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
+                new BackupRunner.ForDrills(false, () -> Set.copyOf(drilled)));
+        assertThat(periodicKeys()).as("the newest and the one being drilled stay").contains(before.get(1))
+                .doesNotContain(before.get(0), before.get(2)).hasSize(2);
+    }
+
     @Test
     void whenTheRestoresCannotBeListedRetentionDeletesNothingAndTheBackupStillCounts() {
         for (int i = 0; i < 3; i++) {
