@@ -358,6 +358,36 @@ class EtcdClusterIT {
             assertThat(new Etcdctl(url).run("get", "kept", "--print-value-only", "--consistency=s").output())
                     .contains("on-claims");
         }
+
+        // a claim that lost its data (wiped, a new volume): the pod made again on it finds nothing, and the member
+        // is replaced by a new one instead of its pod being made again for ever
+        Pod wiped = pods("gamma").get(2);
+        String wipedName = wiped.getMetadata().getName();
+        java.nio.file.Path data = sandbox.pods().claimDirectory(NS, wipedName).resolve("data");
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+            deleteRecursively(data);
+            return !java.nio.file.Files.exists(data);
+        });
+        client().pods().inNamespace(NS).withName(wipedName).withGracePeriod(0).delete();
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(pods("gamma")).extracting(p -> p.getMetadata()
+                .getName()).doesNotContain(wipedName).hasSize(3));
+        awaitConverged("gamma", 3);
+        assertThat(events("gamma")).extracting(Event::getReason).contains("MemberReplaced");
+        for (String url : endpointList("gamma")) {
+            assertThat(new Etcdctl(url).run("get", "kept", "--print-value-only", "--consistency=s").output())
+                    .contains("on-claims");
+        }
+    }
+
+    private static void deleteRecursively(java.nio.file.Path dir) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (var walk = java.nio.file.Files.walk(dir)) {
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        }
     }
 
     @Test
