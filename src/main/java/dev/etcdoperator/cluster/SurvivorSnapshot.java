@@ -36,20 +36,18 @@ final class SurvivorSnapshot {
         String busybox = policy.getBusyboxImage() == null ? ClusterResources.DEFAULT_BUSYBOX : policy.getBusyboxImage();
         String image = ClusterResources.image(cluster.getSpec(), etcdVersion);
         List<Container> init = new ArrayList<>(pod.getSpec().getInitContainers());
-        // a retry on the same claim finds what an earlier attempt left, and etcd refuses to restore over a
-        // directory; a data directory placed before is kept (these steps run again when the pod's sandbox is made
-        // again, and the member's etcd may have taken writes since)
+        // a retry on the same claim finds what an earlier attempt left; etcd refuses to restore over a data directory
         init.add(new ContainerBuilder().withName("clear-data").withImage(busybox)
-                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.RESTORE_DIR + " " + SNAPSHOT_FILE + " "
+                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.DATA_DIR + " " + ClusterResources.RESTORE_DIR
+                        + " " + SNAPSHOT_FILE + " "
                         + SNAPSHOT_FILE + ".part")
                 .withVolumeMounts(RestoreSeed.dataMount()).build());
         init.add(copy(cluster, image, survivorClientUrl, tlsKeys));
         init.add(RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image));
         init.add(RestoreSeed.placeContainer(busybox, SNAPSHOT_FILE));
         pod.getSpec().setInitContainers(init);
-        // its etcd restarts in place, on its data (restartPolicy Always, as memberPod makes it): a member whose etcd
-        // ended for good could hold writes the survivor lacks, and would be kept, waiting for a person.
-        // Not probed for liveness while it may open a large copy.
+        pod.getSpec().setRestartPolicy(ClusterResources.RUNS_ONCE);
+        // a liveness kill would end this pod, and its data with it
         pod.getSpec().getContainers().forEach(c -> {
             c.setLivenessProbe(null);
             c.setStartupProbe(null);
