@@ -386,9 +386,16 @@ public final class ClusterResources {
         Container check = new ContainerBuilder()
                 .withName(CHECK_DATA)
                 .withImage(policy.getBusyboxImage() == null ? DEFAULT_BUSYBOX : policy.getBusyboxImage())
-                .withCommand("/bin/sh", "-c", "if [ -d " + DATA_DIR + "/member ]; then exit 0; fi; echo \"no etcd"
-                        + " data in " + DATA_DIR + " on this claim: the member cannot start again on it\" >&2; exit "
-                        + CHECK_DATA_MISSING)
+                .withCommand("/bin/sh", "-c", String.join("\n",
+                        "if [ -d " + DATA_DIR + "/member ]; then exit 0; fi",
+                        // a directory this user cannot read is no proof that the data is gone
+                        "for d in " + DATA_MOUNT + " " + DATA_DIR + "; do",
+                        "  if [ -e \"$d\" ] && ! ls -a \"$d\" > /dev/null 2>&1; then echo \"cannot read $d\" >&2;"
+                                + " exit 1; fi",
+                        "done",
+                        "echo \"no etcd data in " + DATA_DIR + " on this claim: the member cannot start again on"
+                                + " it\" >&2",
+                        "exit " + CHECK_DATA_MISSING))
                 .withVolumeMounts(new io.fabric8.kubernetes.api.model.VolumeMountBuilder().withName(DATA_VOLUME)
                         .withMountPath(DATA_MOUNT).build())
                 .build();

@@ -457,8 +457,15 @@ public final class ClusterPlanner {
             }
         }
         // 4. persistent: a pod that ended or whose etcd crash-loops is deleted so that rule 3 recreates it on its
-        // claim; no membership change, so done without quorum too: it is how quorum comes back
+        // claim; no membership change, so done without quorum too: it is how quorum comes back. A member added but
+        // never started whose pod was made as one on its data (no member answered then) is made again as the new
+        // member it is, on its empty claim.
         if (o.persistent()) {
+            for (Seat s : seats) {
+                if (!s.started() && s.dataMissing() && !o.terminatingPod(s.name())) {
+                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
+                }
+            }
             for (Seat s : seats) {
                 if (s.started() && s.pod().isPresent() && s.podFailed() && !s.healthy() && !s.dataMissing()
                         && o.claims().contains(s.name())) {

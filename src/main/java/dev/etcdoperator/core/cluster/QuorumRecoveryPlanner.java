@@ -142,7 +142,8 @@ public final class QuorumRecoveryPlanner {
                 return Optional.of(new Step.CreateMemberPod(r.survivor(), o.naming().peerUrl(r.survivor()),
                         Step.STATE_EXISTING, ClusterPlanner.runningVersion(o), Step.CreateMemberPod.RECREATING_IN_PLACE));
             }
-            if (!o.terminatingPod(r.survivor()) && (survivor.isEmpty() || survivor.get().stopped())) {
+            if (!o.terminatingPod(r.survivor()) && (survivor.isEmpty() || survivor.get().stopped()
+                    || survivor.get().dataMissing())) {
                 // lost for good before its data was copied: the usual planning chooses among the survivors left
                 return Optional.empty();
             }

@@ -577,6 +577,12 @@ final class ClusterFixture {
         return unhealthy(name);
     }
 
+    /** The pod's data check failed; nothing else about the member changes. */
+    ClusterFixture podDataMissingOnly(String name) {
+        pods.put(name, pods.get(name).withDataMissing());
+        return this;
+    }
+
     /** A pod whose etcd container never started: in its init containers, or ended in one of them. */
     ClusterFixture podOnlyBeforeEtcd(String name, boolean stopped) {
         pods.put(name, new MemberPod(name, false, false, false, version, persistent, stopped, null, false, false));

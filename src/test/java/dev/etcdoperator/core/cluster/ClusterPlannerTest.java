@@ -517,6 +517,21 @@ class ClusterPlannerTest {
         assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
     }
 
+    /**
+     * A learner added but never started whose pod was made as one on its data (every pod was gone, no member
+     * answered, and the claims named it): it is made again as the new member it is, not taken for one that lost it.
+     */
+    @Test
+    void onClaimsALearnerThatNeverStartedIsMadeAgainAsANewMemberAfterItsDataCheck() {
+        ClusterFixture f = running(3, V).persistent().addedNotStarted("demo-d").claim("demo-d");
+        f.podOnlyBeforeEtcd("demo-d", false);
+        f.podDataMissingOnly("demo-d");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-d", DeletePod.POD_STOPPED));
+        f.podGone("demo-d");
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class,
+                c -> assertThat(c.reason()).isEqualTo(CreateMemberPod.STARTING_ADDED_MEMBER));
+    }
+
     @Test
     void aMemberWhoseEtcdCrashLoopsInItsPodIsReplacedWhenThatIsSafeAndItsPodGoesWithIt() {
         ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b");
