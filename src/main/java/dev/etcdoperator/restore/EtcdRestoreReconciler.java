@@ -217,6 +217,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                 LOG.infof("EtcdRestore %s/%s was deleted before it deleted its template: it stops, nothing changed",
                         restore.getMetadata().getNamespace(), restore.getMetadata().getName());
             }
+            if (phase == RestorePhase.Failed && templateDeletionAsked(restore)) {
+                logSavedSpec(restore);
+            }
             workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
             return DeleteControl.defaultDelete();
         }
@@ -224,14 +227,16 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         try {
             control = reconcile(restore, context);
         } catch (NamespaceEnding e) {
-            String message = "The namespace is being deleted, so this restore cannot create what it still has to (" + e
-                    .getMessage() + "); it goes without finishing (phase " + restore.getStatus().getPhase() + "). The"
-                    + " backup is intact.";
-            LOG.warnf("EtcdRestore %s/%s: %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
-                    message);
-            events.warning(restore, "GaveUp", message);
-            workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
-            return DeleteControl.defaultDelete();
+            return giveUp(restore, e.getMessage());
+        }
+        Integer failures = restore.getStatus() == null ? null : restore.getStatus().getConsecutiveFailures();
+        if (failures != null && failures > 0) {
+            // a store or Secret that keeps failing (a namespace being deleted takes the Secrets first): asked of
+            // the API server, which refuses any create in a namespace being deleted
+            Optional<String> ending = namespaceEnding(restore);
+            if (ending.isPresent()) {
+                return giveUp(restore, ending.get());
+            }
         }
         if (control.isPatchStatus()) {
             // the status as this reconcile left it (a JSON patch of the difference, so that fields it cleared are
@@ -259,19 +264,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         }
         EtcdRestoreStatus left = restore.getStatus();
         if (!RestoreHold.finishesFirst(phase(left), true)) {
-            if (RestorePhase.Failed.name().equals(left.getPhase()) && left.getRestoredClusterUid() == null
-                    && left.getClusterSpec() != null) {
-                // the template is gone and no cluster took its place: this log line is what is left of its spec
-                String saved = Serialization.asJson(Map.of("metadata", Map.of("name", spec(restore).getEtcdCluster()
-                        .getName(), "labels", left.getClusterLabels() == null ? Map.of() : left.getClusterLabels(),
-                        "annotations", left.getClusterAnnotations() == null ? Map.of() : left.getClusterAnnotations()),
-                        "spec", left.getClusterSpec()));
-                LOG.warnf("EtcdRestore %s/%s was deleted and failed after it deleted its template, before it created"
-                        + " the restored cluster; the template's metadata and spec were: %s",
-                        restore.getMetadata().getNamespace(), restore.getMetadata().getName(), saved);
-                events.warning(restore, "TemplateSpecLogged", "Deleted and failed after its template was deleted:"
-                        + " the template's spec is in the operator's log (search for this restore's name). The backup"
-                        + " is intact: restore it again with a new EtcdRestore.");
+            if (RestorePhase.Failed.name().equals(left.getPhase())) {
+                logSavedSpec(restore);
             }
             LOG.infof("EtcdRestore %s/%s was deleted after it deleted its template: its seed runs on the restored"
                     + " data (or it ended), and it goes", restore.getMetadata().getNamespace(),
@@ -280,6 +274,65 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         }
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(
                 control.getScheduleDelay().orElse(WHILE_BUSY.toMillis()));
+    }
+
+    private DeleteControl giveUp(EtcdRestore restore, String why) {
+        String message = "The namespace is being deleted, so this restore cannot create what it still has to (" + why
+                + "); it goes without finishing (phase " + restore.getStatus().getPhase() + "). The backup is intact.";
+        LOG.warnf("EtcdRestore %s/%s: %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
+                message);
+        events.warning(restore, "GaveUp", message);
+        workers.forget(jobKey(restore.getMetadata().getNamespace(), restore.getMetadata().getName()));
+        return DeleteControl.defaultDelete();
+    }
+
+    /**
+     * Whether the restore's namespace is being deleted, asked in a dry run of the restored cluster's creation: the
+     * API server's namespace lifecycle check refuses it before anything else is looked at.
+     */
+    private Optional<String> namespaceEnding(EtcdRestore restore) {
+        EtcdCluster probe = new EtcdCluster();
+        probe.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName(spec(restore).getEtcdCluster().getName())
+                .withNamespace(restore.getMetadata().getNamespace()).build());
+        probe.setSpec(new dev.etcdoperator.api.v1beta2.EtcdClusterSpec());
+        probe.getSpec().setSize(1);
+        try {
+            client.resource(probe).inNamespace(restore.getMetadata().getNamespace()).dryRun().create();
+            return Optional.empty();
+        } catch (KubernetesClientException e) {
+            return NamespaceEnding.is(e) ? Optional.of(new NamespaceEnding(e).getMessage()) : Optional.empty();
+        }
+    }
+
+    /**
+     * A deleted restore that failed after its template was deleted and before it created the restored cluster: the
+     * template's metadata and spec, which only its status held, go to the operator's log (etcdEnv values left out:
+     * they may hold credentials).
+     */
+    private void logSavedSpec(EtcdRestore restore) {
+        EtcdRestoreStatus left = restore.getStatus();
+        if (left == null || left.getRestoredClusterUid() != null || left.getClusterSpec() == null) {
+            return;
+        }
+        var spec = Serialization.clone(left.getClusterSpec());
+        if (spec.getPod() != null && spec.getPod().getEtcdEnv() != null) {
+            spec.getPod().getEtcdEnv().forEach(env -> {
+                if (env != null && env.getValue() != null) {
+                    env.setValue("(not logged)");
+                }
+            });
+        }
+        String saved = Serialization.asJson(Map.of("metadata", Map.of("name", spec(restore).getEtcdCluster()
+                .getName(), "labels", left.getClusterLabels() == null ? Map.of() : left.getClusterLabels(),
+                "annotations", left.getClusterAnnotations() == null ? Map.of() : left.getClusterAnnotations()),
+                "spec", spec));
+        LOG.warnf("EtcdRestore %s/%s was deleted and failed after it deleted its template, before it created the"
+                + " restored cluster; the template's metadata and spec were: %s", restore.getMetadata().getNamespace(),
+                restore.getMetadata().getName(), saved);
+        events.warning(restore, "TemplateSpecLogged", "Deleted and failed after its template was deleted: the"
+                + " template's spec is in the operator's log (search for this restore's name). The backup is intact:"
+                + " restore it again with a new EtcdRestore.");
     }
 
     private UpdateControl<EtcdRestore> act(EtcdRestore restore, StatusChange<EtcdRestore> change, RestorePhase phase,

@@ -508,6 +508,47 @@ class EtcdRestoreReconcilerTest {
         assertThat(warnings("r1")).extracting(Event::getReason).contains("GaveUp");
     }
 
+    /**
+     * A namespace being deleted takes the Secrets first: the held restore fails to read its store's, and asks the API
+     * server (a dry run of the cluster's creation) whether the namespace is going; it goes if so, and waits if not.
+     */
+    @Test
+    void aDeletedRestoreWhoseSecretWentAsksWhetherItsNamespaceIsBeingDeleted() {
+        String clusters = "/apis/etcd.database.coreos.com/v1beta2/namespaces/" + NS + "/etcdclusters?dryRun=All";
+        afterPreflight("r1", RestorePhase.Deleting, "uid-deleted-template");
+        markDeleted("r1");
+        client.secrets().inNamespace(NS).withName("aws").delete();
+        server.expect().post().withPath(clusters).andReturn(201, Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec: {size: 1}
+                """.formatted(CLUSTER, NS), EtcdCluster.class)).once();
+
+        assertThat(reconciler.cleanup(stored("r1"), null).isRemoveFinalizer()).as("not going: it waits").isFalse();
+        assertThat(warnings("r1")).extracting(Event::getReason).doesNotContain("GaveUp");
+        assertThat(cluster(CLUSTER)).isNull();
+
+        server.expect().post().withPath(clusters)
+                .andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403).withReason("Forbidden")
+                        .withMessage("etcdclusters.etcd.database.coreos.com \"" + CLUSTER + "\" is forbidden: unable"
+                                + " to create new content in namespace " + NS + " because it is being terminated")
+                        .withNewDetails().addNewCause().withReason("NamespaceTerminating").withField("metadata.namespace")
+                        .endCause().endDetails().build()).always();
+        clock.advance(java.time.Duration.ofMinutes(5));
+        assertThat(reconciler.cleanup(stored("r1"), null).isRemoveFinalizer()).isTrue();
+        assertThat(warnings("r1")).extracting(Event::getReason).contains("GaveUp");
+    }
+
+    /** Failed after its template was deleted, then deleted: the spec only its status held is not dropped silently. */
+    @Test
+    void aFailedRestoreDeletedAfterItsTemplateWentLogsTheTemplatesSpec() {
+        afterPreflight("r1", RestorePhase.Failed, "uid-deleted-template");
+        markDeleted("r1");
+        assertThat(reconciler.cleanup(stored("r1"), null).isRemoveFinalizer()).isTrue();
+        assertThat(warnings("r1")).extracting(Event::getReason).contains("TemplateSpecLogged");
+    }
+
     /** Any other refusal (a quota, a webhook) may pass: the restore holds the only copy of the spec and goes on. */
     @Test
     void aDeletedRestoreWhoseClusterIsRefusedOtherwiseStaysAndTriesAgain() {
@@ -564,7 +605,9 @@ class EtcdRestoreReconcilerTest {
         for (RestorePhase phase : List.of(RestorePhase.Done, RestorePhase.Failed, RestorePhase.Growing)) {
             EtcdRestore restore = afterPreflight("r-" + phase.name().toLowerCase(), phase, "uid-deleted-template");
             assertThat(reconciler.cleanup(restore, null).isRemoveFinalizer()).as("%s", phase).isTrue();
-            assertThat(warnings(restore.getMetadata().getName())).isEmpty();
+            // no GaveUp; a failed one whose template is gone logs the spec its status held
+            assertThat(warnings(restore.getMetadata().getName())).extracting(Event::getReason)
+                    .isEqualTo(phase == RestorePhase.Failed ? List.of("TemplateSpecLogged") : List.of());
         }
         assertThat(cluster(CLUSTER)).isNull();
     }

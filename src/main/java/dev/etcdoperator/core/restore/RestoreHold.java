@@ -6,8 +6,8 @@ package dev.etcdoperator.core.restore;
  * status holds the only copy of the template's spec, and its Secret the seed's link to the backup: an EtcdRestore
  * that went then would leave no cluster, or an empty one. Deleted before the template's deletion was asked for, a
  * restore stops and changes nothing; deleted later, it first finishes what the template's deletion began. It gives up
- * only when its namespace is being deleted (nothing can be created there any more): every other wait ends by itself,
- * in the restored cluster or in a failed restore, and a wait for good is shown in its status.
+ * only when its namespace is being deleted (nothing can be created there any more); any other wait, a store that keeps
+ * failing included, is shown in its status, and a person may remove the finalizer.
  */
 public final class RestoreHold {
     /** The finalizer every EtcdRestore carries while the operator runs it. */
