@@ -234,7 +234,7 @@ public final class ClusterSpecValidator {
                 } else if (FORBIDDEN_ENV.containsKey(envName)) {
                     checks.fail(path, envName + " cannot be set through etcdEnv: " + FORBIDDEN_ENV.get(envName));
                 } else if (probedWithEtcdctl && ETCDCTL_PROBE_ENV.contains(envName)
-                        && !(envName.equals("ETCDCTL_API") && "3".equals(inputs.value(i)))) {
+                        && !(envName.equals("ETCDCTL_API") && apiValueAccepted(inputs.value(i)))) {
                     checks.fail(path, envName + (envName.equals("ETCDCTL_API") ? " can only be \"3\"" : " cannot be set")
                             + " through etcdEnv of a cluster whose clients use TLS: each member's readiness probe runs"
                             + " etcdctl (v3 API, the member's own address) in the etcd container, which reads it");
@@ -380,8 +380,14 @@ public final class ClusterSpecValidator {
     /** Members whose clients use TLS: their readiness probe is etcdctl in the etcd container, not an HTTP GET. */
     private static boolean clientTls(EtcdClusterSpec spec) {
         StaticTls tls = spec.getTls() == null ? null : spec.getTls().getStaticTls();
-        return tls != null && tls.getOperatorSecret() != null && tls.getMember() != null
-                && tls.getMember().getServerSecret() != null;
+        return tls != null && tls.getOperatorSecret() != null && !tls.getOperatorSecret().isBlank()
+                && tls.getMember() != null && tls.getMember().getServerSecret() != null
+                && !tls.getMember().getServerSecret().isBlank();
+    }
+
+    /** "3", empty (etcdctl's default, 3), or taken from a source (null: not known here, and not refused). */
+    private static boolean apiValueAccepted(String value) {
+        return value == null || value.isEmpty() || "3".equals(value);
     }
 
     private void tls(Checks checks, StaticTls tls) {
