@@ -36,10 +36,11 @@ final class SurvivorSnapshot {
         String busybox = policy.getBusyboxImage() == null ? ClusterResources.DEFAULT_BUSYBOX : policy.getBusyboxImage();
         String image = ClusterResources.image(cluster.getSpec(), etcdVersion);
         List<Container> init = new ArrayList<>(pod.getSpec().getInitContainers());
-        // a retry on the same claim finds what an earlier attempt left; etcd refuses to restore over a data directory
+        // a retry on the same claim finds what an earlier attempt left, and etcd refuses to restore over a
+        // directory; a data directory placed before is kept (the member's pod made again on its claim after its etcd
+        // ran: it may have taken writes the survivor lacks), and the new copy dropped
         init.add(new ContainerBuilder().withName("clear-data").withImage(busybox)
-                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.DATA_DIR + " " + ClusterResources.RESTORE_DIR
-                        + " " + SNAPSHOT_FILE + " "
+                .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.RESTORE_DIR + " " + SNAPSHOT_FILE + " "
                         + SNAPSHOT_FILE + ".part")
                 .withVolumeMounts(RestoreSeed.dataMount()).build());
         init.add(copy(cluster, image, survivorClientUrl, tlsKeys));

@@ -33,7 +33,11 @@ class SurvivorSnapshotTest {
         List<Container> init = pod.getSpec().getInitContainers();
         assertThat(init).extracting(Container::getName).containsExactly("check-dns", "clear-data",
                 "copy-survivor-snapshot", "restore-snapshot", "place-restored-data");
-        assertThat(init.get(1).getCommand()).last().asString().contains("rm -rf /var/etcd/data ");
+        // a data directory placed before on the claim is kept: the member's etcd may have taken writes on it
+        assertThat(init.get(1).getCommand()).last().asString().contains("rm -rf /var/etcd/restoring ")
+                .doesNotContain("/var/etcd/data");
+        assertThat(init.get(4).getCommand()).last().asString()
+                .contains("if [ -d /var/etcd/data ]; then rm -rf /var/etcd/restoring; else mv");
         assertThat(init.get(2).getImage()).isEqualTo("quay.io/coreos/etcd:v3.5.35");
         assertThat(init.get(2).getCommand()).containsSequence("--endpoints=" + SURVIVOR)
                 .endsWith("snapshot", "save", "/var/etcd/survivor-snapshot.db");

@@ -338,8 +338,12 @@ public final class ClusterPlanner {
         if (live.isEmpty()) {
             return new Wait(Wait.POD_TERMINATING, "Waiting for pods " + names(o.pods()) + " to finish terminating.");
         }
-        List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped() && !p.crashLooping())
-                .toList();
+        List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped() && !p.crashLooping()
+                && !p.dataMissing()).toList();
+        if (ran && o.persistent() && live.stream().allMatch(MemberPod::dataMissing)) {
+            return allMembersLost(o, "the claims of every member hold none of its data (" + names(live) + "; wiped,"
+                    + " or new volumes): delete those pods and claims before a reseed");
+        }
         if (!ran || !starting.isEmpty()) {
             List<MemberPod> waiting = ran ? starting : live;
             return new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members to answer; pods "
@@ -688,8 +692,8 @@ public final class ClusterPlanner {
         if (o.persistent()) {
             // its pod made again on a claim without its data, or its pod gone or ended for good (evicted: it stays,
             // Failed) and its claim gone: nothing brings it back
-            return s.dataMissing() || (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name())
-                    && !o.terminatingPod(s.name());
+            return s.dataMissing() && !s.healthy() || (s.pod().isEmpty() || s.podStopped())
+                    && !o.claims().contains(s.name()) && !o.terminatingPod(s.name());
         }
         return s.pod().isEmpty() || s.podFailed();
     }

@@ -117,8 +117,8 @@ public final class QuorumRecoveryPlanner {
                         + r.member() + " -c etcd); if its data is lost, restore the cluster from a backup.";
                 return Optional.of(new QuorumLost(m, RECOVERY_MEMBER_ENDED, m));
             }
-            if (member.isPresent() && !mayHoldWrites && (member.get().stopped() || !survivorLive)) {
-                // nothing of its own yet: its copy failed, or cannot finish without the survivor
+            if (member.isPresent() && !mayHoldWrites && member.get().stopped()) {
+                // ended with nothing of its own: its copy failed (the survivor went while it copied, say)
                 return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED));
             }
             if (member.isPresent()) {

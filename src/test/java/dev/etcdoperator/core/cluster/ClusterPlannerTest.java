@@ -515,6 +515,19 @@ class ClusterPlannerTest {
     void onClaimsAMemberWhoseClaimLostItsDataIsReplacedNotMadeAgainInPlace() {
         ClusterFixture f = running(3, V).persistent().podDataMissing("demo-b");
         assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.DEAD_MEMBER, true));
+        // its data put back, the check passed on a later try and its etcd answers healthy: kept
+        ClusterFixture back = running(3, V).persistent();
+        back.podDataMissingOnly("demo-b");
+        assertThat(plan(back)).isNotInstanceOf(RemoveMember.class);
+    }
+
+    /** Every claim wiped (no member answers, each pod made again in place finds nothing): said, not waited on. */
+    @Test
+    void onClaimsEveryClaimWithoutItsDataIsAllMembersLost() {
+        ClusterFixture f = running(3, V).persistent();
+        f.memberNames().forEach(m -> f.podDataMissing(m));
+        assertThat(plan(f.noAnswer())).isInstanceOfSatisfying(AllMembersLost.class,
+                l -> assertThat(l.message()).contains("hold none of its data"));
     }
 
     /**
