@@ -13,11 +13,22 @@ import java.util.Objects;
  * @param guardBackoff            the longest pause while etcd refuses a new member with "unhealthy cluster": its
  *                                guard that waits until every voter has been connected for 5 s opens at a moment
  *                                no caller can see, and a cheap refusal is better than a late join
+ * @param guardPatience           how long that guard's refusals are tried again: it opens 5 s after the last voter
+ *                                connected, so one that stays shut longer means a voter is down or quorum is lost,
+ *                                and the caller looks again rather than wait out the whole reconfiguration deadline
  */
 public record EtcdAdminOptions(Duration callTimeout, Duration reconfigurationDeadline, Duration initialBackoff,
-        Duration maxBackoff, Duration guardBackoff) {
+        Duration maxBackoff, Duration guardBackoff, Duration guardPatience) {
+    static final Duration GUARD_PATIENCE = Duration.ofSeconds(15);
+
+    /** With the default guard patience (15 s). */
+    public EtcdAdminOptions(Duration callTimeout, Duration reconfigurationDeadline, Duration initialBackoff,
+            Duration maxBackoff, Duration guardBackoff) {
+        this(callTimeout, reconfigurationDeadline, initialBackoff, maxBackoff, guardBackoff, GUARD_PATIENCE);
+    }
 
     public EtcdAdminOptions {
+        Objects.requireNonNull(guardPatience, "guardPatience");
         Objects.requireNonNull(callTimeout, "callTimeout");
         Objects.requireNonNull(reconfigurationDeadline, "reconfigurationDeadline");
         Objects.requireNonNull(initialBackoff, "initialBackoff");
@@ -32,7 +43,7 @@ public record EtcdAdminOptions(Duration callTimeout, Duration reconfigurationDea
 
     /**
      * 5 s per call, 60 s for a reconfiguration, backoff 200 ms doubling up to 1 s, and at most 250 ms while etcd's
-     * reconfiguration guard refuses a new member.
+     * reconfiguration guard refuses a new member, for at most 15 s.
      */
     public static EtcdAdminOptions defaults() {
         return new EtcdAdminOptions(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(1),
@@ -40,10 +51,16 @@ public record EtcdAdminOptions(Duration callTimeout, Duration reconfigurationDea
     }
 
     public EtcdAdminOptions withCallTimeout(Duration timeout) {
-        return new EtcdAdminOptions(timeout, reconfigurationDeadline, initialBackoff, maxBackoff, guardBackoff);
+        return new EtcdAdminOptions(timeout, reconfigurationDeadline, initialBackoff, maxBackoff, guardBackoff,
+                guardPatience);
     }
 
     public EtcdAdminOptions withReconfigurationDeadline(Duration deadline) {
-        return new EtcdAdminOptions(callTimeout, deadline, initialBackoff, maxBackoff, guardBackoff);
+        return new EtcdAdminOptions(callTimeout, deadline, initialBackoff, maxBackoff, guardBackoff, guardPatience);
+    }
+
+    public EtcdAdminOptions withGuardPatience(Duration patience) {
+        return new EtcdAdminOptions(callTimeout, reconfigurationDeadline, initialBackoff, maxBackoff, guardBackoff,
+                patience);
     }
 }

@@ -424,18 +424,29 @@ public final class JetcdAdmin implements EtcdAdmin {
      * cannot see, and each refused attempt costs etcd nothing. An unreachable cluster fails at once: the caller will
      * come back.
      */
-    private <T> T retrying(String what, Supplier<T> attempt) {
+    <T> T retrying(String what, Supplier<T> attempt) {
         long deadline = System.nanoTime() + options.reconfigurationDeadline().toNanos();
         Duration backoff = options.initialBackoff();
         int attempts = 0;
+        long guardedSince = 0;
         while (true) {
             attempts++;
             try {
                 return attempt.get();
             } catch (EtcdAdminException e) {
                 boolean retriable = EtcdErrors.notReady(e);
-                Duration pause = EtcdErrors.says(e, GUARD_REFUSAL) ? min(backoff, options.guardBackoff()) : backoff;
-                long left = deadline - System.nanoTime();
+                boolean guarded = EtcdErrors.says(e, GUARD_REFUSAL);
+                Duration pause = guarded ? min(backoff, options.guardBackoff()) : backoff;
+                long now = System.nanoTime();
+                if (guarded && guardedSince == 0) {
+                    guardedSince = now;
+                }
+                long left = deadline - now;
+                if (retriable && guarded && now - guardedSince + pause.toNanos() > options.guardPatience().toNanos()) {
+                    throw new EtcdAdminException(e.kind(), e.getMessage() + " (etcd's reconfiguration guard did not"
+                            + " open within " + options.guardPatience().toSeconds() + " s: a voting member is down or"
+                            + " cannot be reached; gave up after " + attempts + " attempts)", e.getCause());
+                }
                 if (!retriable || left <= pause.toNanos()) {
                     if (retriable && attempts > 1) {
                         throw new EtcdAdminException(e.kind(), e.getMessage() + " (gave up after " + attempts
