@@ -411,7 +411,7 @@ class BackupRunnerTest {
         FakeEtcd hanging = new FakeEtcd() {
             @Override
             public List<Member> members() {
-                sleep(10_000);
+                hangUntilInterrupted();
                 return List.of();
             }
         };
@@ -425,9 +425,10 @@ class BackupRunnerTest {
 
     // ---- fakes
 
-    static void sleep(long millis) {
+    /** A call to a member that never answers: it ends only when the caller gives up on it (interrupts it). */
+    static void hangUntilInterrupted() {
         try {
-            Thread.sleep(millis);
+            new java.util.concurrent.CountDownLatch(1).await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
