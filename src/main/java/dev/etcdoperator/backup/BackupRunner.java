@@ -132,7 +132,7 @@ final class BackupRunner {
                     Set<String> used = restoresUsing(location.bucket(), request.owner());
                     // the backup just taken stays whatever its name's time says (the operator's clock may have
                     // gone back since an earlier one)
-                    Set<String> kept = new java.util.HashSet<>(drills.keep().get());
+                    Set<String> kept = new java.util.HashSet<>(keptForDrills(drills));
                     kept.add(target.key());
                     for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
                             maxBackups, used, kept, source.clusterIdHex())) {
@@ -204,6 +204,16 @@ final class BackupRunner {
         if (changed.isPresent()) {
             throw new RetentionHeld("retention deleted nothing: " + changed.get() + "; the next backup applies"
                     + " the spec as it is then");
+        }
+    }
+
+    /** The backups drills keep; when that cannot be told, retention deletes nothing this time. */
+    private static Set<String> keptForDrills(ForDrills drills) {
+        try {
+            return drills.keep().get();
+        } catch (RuntimeException e) {
+            throw new RetentionHeld("retention deleted nothing: the backups restore drills keep could not be told ("
+                    + e.getMessage() + ")");
         }
     }
 

@@ -4,22 +4,33 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The backup each EtcdBackup's restore drill is restoring now, by the EtcdBackup's uid: retention keeps it until the
- * drill has ended, whatever backups were taken meanwhile (a drill waits for a worker, and may run for an hour).
+ * The backup each EtcdBackup's restore drill is restoring, by the EtcdBackup's uid: retention keeps it while the
+ * drill runs, whatever backups were taken meanwhile (a drill waits for a worker, and may run for an hour), and after
+ * it ended until the status the API server holds records it (a backup running meanwhile read the status before the
+ * drill's verdict was in it).
  */
 final class DrillsRunning {
-    private final Map<String, String> paths = new ConcurrentHashMap<>();
+    private record Drill(String path, boolean ended) {
+    }
+
+    private final Map<String, Drill> drills = new ConcurrentHashMap<>();
 
     void started(String uid, String path) {
-        paths.put(uid, path);
+        drills.put(uid, new Drill(path, false));
     }
 
     void ended(String uid, String path) {
-        paths.remove(uid, path);
+        drills.computeIfPresent(uid, (k, d) -> d.path().equals(path) ? new Drill(path, true) : d);
     }
 
-    /** The path of the backup being drilled for that EtcdBackup, or null. */
+    /** Forgets an ended drill once {@code lastDrilledBackupPath}, as the API server holds it, names its backup. */
+    void recorded(String uid, String lastDrilledBackupPath) {
+        drills.computeIfPresent(uid, (k, d) -> d.ended() && d.path().equals(lastDrilledBackupPath) ? null : d);
+    }
+
+    /** The path of the backup being drilled for that EtcdBackup, or drilled and not recorded yet, or null. */
     String path(String uid) {
-        return paths.get(uid);
+        Drill d = drills.get(uid);
+        return d == null ? null : d.path();
     }
 }

@@ -135,10 +135,27 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             Integer every = drillEvery(backup);
             return runner.run(request, !interval.isZero(), maxBackups, timeout(policy),
                     BackupStatusBuilder.lastBackup(backup.getStatus()), new BackupRunner.ForDrills(drillsOn(backup),
-                            () -> BackupStatusBuilder.keptForDrills(backup.getStatus(), request.location().bucket(),
-                                    every, drilling.path(backup.getMetadata().getUid()))),
+                            () -> keptForDrills(client, backup, request.location().bucket(), every, drilling)),
                     () -> changedSince(client, backup));
         };
+    }
+
+    /**
+     * The keys retention keeps for drills, read right before it deletes: from the status as the backup began, the
+     * status as the API server holds it now (a drill may have verified another backup since), and the drill running
+     * or not recorded yet.
+     */
+    static Set<String> keptForDrills(KubernetesClient client, EtcdBackup began, String bucket, Integer every,
+            DrillsRunning drilling) {
+        String uid = began.getMetadata().getUid();
+        Set<String> keys = new java.util.LinkedHashSet<>(BackupStatusBuilder.keptForDrills(began.getStatus(), bucket,
+                every, drilling.path(uid)));
+        EtcdBackup now = client.resources(EtcdBackup.class).inNamespace(began.getMetadata().getNamespace())
+                .withName(began.getMetadata().getName()).get();
+        if (now != null && uid.equals(now.getMetadata().getUid()) && now.getStatus() != null) {
+            keys.addAll(BackupStatusBuilder.keptForDrills(now.getStatus(), bucket, every));
+        }
+        return keys;
     }
 
     /** What changed in the EtcdBackup since {@code began} was copied, if anything. */
@@ -183,6 +200,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
         StatusChange<EtcdBackup> change = new StatusChange<>(backup);
         EtcdBackupStatus status = backup.getStatus();
+        drilling.recorded(backup.getMetadata().getUid(), status.getLastDrilledBackupPath());
         Validation validation = validator.validate(backup.getSpec());
         boolean news = validity.record(status, validation, backup.getMetadata().getGeneration());
         if (!validation.valid()) {

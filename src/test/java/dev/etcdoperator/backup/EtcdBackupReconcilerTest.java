@@ -271,6 +271,60 @@ class EtcdBackupReconcilerTest {
                 .contains("made again"));
     }
 
+    /**
+     * A backup that began before a drill verified another backup keeps that one too: retention reads the status the
+     * API server holds right before it deletes, besides the one the backup began with.
+     */
+    @Test
+    void retentionKeepsWhatADrillVerifiedAfterTheBackupBegan() {
+        EtcdBackup began = overdue(0);
+        began.getStatus().setLastVerifiedBackupPath("etcd-backups/hourly-0_v3");
+        EtcdBackup stored = client.resource(Serialization.clone(began)).create();
+        began.getMetadata().setUid(stored.getMetadata().getUid());
+        stored.getStatus().setLastVerifiedBackupPath("etcd-backups/hourly-0_v5");
+        client.resource(stored).updateStatus();
+        DrillsRunning drilling = new DrillsRunning();
+        assertThat(EtcdBackupReconciler.keptForDrills(client, began, "etcd-backups", null, drilling))
+                .containsExactlyInAnyOrder("hourly-0_v3", "hourly-0_v5");
+
+        drilling.started(began.getMetadata().getUid(), "etcd-backups/hourly-0_v6");
+        drilling.ended(began.getMetadata().getUid(), "etcd-backups/hourly-0_v6");
+        assertThat(EtcdBackupReconciler.keptForDrills(client, began, "etcd-backups", null, drilling))
+                .as("drilled, its verdict not written yet").contains("hourly-0_v6");
+
+        client.resource(stored).delete();
+        assertThat(EtcdBackupReconciler.keptForDrills(client, began, "etcd-backups", null, drilling))
+                .containsExactlyInAnyOrder("hourly-0_v3", "hourly-0_v6");
+    }
+
+    /** A drill's backup stays kept after the drill ended, until the status the reconcile reads records it. */
+    @Test
+    void aDrilledBackupIsKeptUntilTheStatusReadRecordsTheDrill() {
+        DrillsRunning drilling = new DrillsRunning();
+        EtcdBackupReconciler reconciler = new EtcdBackupReconciler(new SpecValidity(conditions),
+                new EventRecorder(client, CLOCK), conditions, CLOCK, new BackupMetrics(registry), pool,
+                (backup, interval) -> taken(backup), drills, drilling);
+        EtcdBackup backup = drilled(0, 1);
+        String uid = backup.getMetadata().getUid();
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        EtcdBackup read = Serialization.clone(backup);
+        reconciler.reconcile(backup, null);
+        awaitIdle();
+        String path = backup.getSpec().getS3().getPath() + "_v7";
+        assertThat(drills.drilled).containsExactly(path);
+        assertThat(drilling.path(uid)).as("ended, not recorded").isEqualTo(path);
+        reconciler.reconcile(backup, null);
+        assertThat(backup.getStatus().getLastDrilledBackupPath()).isEqualTo(path);
+        assertThat(drilling.path(uid)).as("recorded by this reconcile, not written yet").isEqualTo(path);
+
+        reconciler.reconcile(read, null);
+        assertThat(drilling.path(uid)).as("the status write was lost: the status read does not record it")
+                .isEqualTo(path);
+        reconciler.reconcile(backup, null);
+        assertThat(drilling.path(uid)).isNull();
+    }
+
     private static EtcdBackup drilled(int i, int every) {
         EtcdBackup backup = overdue(i);
         RestoreDrillPolicy policy = new RestoreDrillPolicy();
