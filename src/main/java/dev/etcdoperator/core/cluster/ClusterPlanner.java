@@ -220,8 +220,12 @@ public final class ClusterPlanner {
     private Optional<Step> imageOfAnotherVersion(ClusterObservation o) {
         String wanted = o.desiredVersion();
         Optional<Version> to = Version.parse(wanted);
-        if (to.isEmpty() || downgrading(o, to.get())) {
+        if (to.isEmpty()) {
             return Optional.empty();
+        }
+        Optional<Step> rollBack = crashLoopingOnAnotherVersion(o, to.get());
+        if (rollBack.isPresent() || downgrading(o, to.get())) {
+            return rollBack;
         }
         for (MemberPod p : sortedByName(o.livePods())) {
             if (p.imageProblem() == null) {
@@ -246,6 +250,49 @@ public final class ClusterPlanner {
             }
             if (allowed) {
                 return Optional.of(new ResetMemberImage(p.name(), p.etcdVersion(), wanted, p.imageProblem()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A member pod whose etcd crash-loops on another version than spec.version now asks for (an upgrade its data or
+     * settings do not take, then spec.version set back): it gets spec's image in place. Without that, a cluster of
+     * one or two members, or one without claims whose other voters are down, stays without quorum: a crash-looping
+     * member cannot be removed then, and nothing else gives it another image. Within the minor it runs, always;
+     * back to a lower minor only while a healthy member still runs that minor or a lower one, with no downgrade
+     * through etcd's API under way and no member reporting data of a later minor: etcd's cluster version is then
+     * still the lower minor, and the data the crash-looping release opened was not converted.
+     */
+    private Optional<Step> crashLoopingOnAnotherVersion(ClusterObservation o, Version to) {
+        List<MemberHealth> healthy = o.health().values().stream().filter(MemberHealth::healthy).toList();
+        for (MemberPod p : sortedByName(o.livePods())) {
+            if (!p.crashLooping() || p.imageProblem() != null || Objects.equals(p.etcdVersion(), to.toString())) {
+                continue;
+            }
+            Optional<Version> from = Version.parse(p.etcdVersion());
+            if (from.isEmpty() || from.get().major() != to.major()) {
+                continue;
+            }
+            boolean allowed;
+            if (from.get().minor() == to.minor()) {
+                allowed = true;
+            } else if (from.get().minor() > to.minor()) {
+                Optional<Version> lowest = healthy.stream().map(MemberHealth::version).map(Version::parse)
+                        .flatMap(Optional::stream).min(Comparator.naturalOrder());
+                boolean noDowngrade = healthy.stream().allMatch(h -> h.downgradeTarget().isEmpty());
+                boolean dataOfTo = healthy.stream().map(MemberHealth::storageVersion)
+                        .filter(v -> v != null && !v.isEmpty()).map(Version::parse).flatMap(Optional::stream)
+                        .allMatch(v -> v.major() < to.major() || v.major() == to.major() && v.minor() <= to.minor());
+                allowed = lowest.isPresent() && noDowngrade && dataOfTo && lowest.get().major() == to.major()
+                        && lowest.get().minor() <= to.minor() && to.compareTo(lowest.get()) >= 0
+                        && versions.check(lowest.get().toString(), to.toString()).allowed();
+            } else {
+                allowed = false;
+            }
+            if (allowed) {
+                return Optional.of(new ResetMemberImage(p.name(), p.etcdVersion(), to.toString(),
+                        "its etcd crash-loops", true));
             }
         }
         return Optional.empty();
@@ -666,6 +713,10 @@ public final class ClusterPlanner {
             o.livePods().forEach(p -> known.add(p.etcdVersion()));
         } else {
             seats(o, members).forEach(s -> known.add(podVersion(o, s)));
+            // a member whose version cannot be told (its pod gone) may run the lowest: the version recorded stands
+            if (o.currentVersion() != null && known.stream().anyMatch(v -> v == null || Version.parse(v).isEmpty())) {
+                known.add(o.currentVersion());
+            }
         }
         return known.stream().map(Version::parse).flatMap(Optional::stream).min(Comparator.naturalOrder())
                 .map(Version::toString)

@@ -190,6 +190,26 @@ public final class QuorumRecoveryPlanner {
                 .anyMatch(m -> m.name().equals(r.member()) && o.healthy(m.id()));
     }
 
+    /**
+     * What a person can do for survivors whose etcd crash-loops on a release the healthy members do not run (an
+     * upgrade that does not start on their data): set spec.version back, and the planner gives them that image.
+     */
+    private static String crashLoopingOnAnotherVersion(ClusterObservation o, List<Seat> survivors) {
+        Optional<String> running = survivors.stream().filter(Seat::healthy)
+                .map(s -> o.healthOf(s.member().id()).map(MemberHealth::version).orElse(null))
+                .map(v -> v == null ? Optional.<Version>empty() : Version.parse(v)).flatMap(Optional::stream)
+                .min(Comparator.naturalOrder()).map(Version::toString);
+        if (running.isEmpty()) {
+            return "";
+        }
+        List<String> looping = survivors.stream().filter(s -> s.pod().map(MemberPod::crashLooping).orElse(false))
+                .filter(s -> !running.get().equals(ClusterPlanner.podVersion(o, s)))
+                .map(s -> s.name() + " (etcd " + ClusterPlanner.podVersion(o, s) + ")").toList();
+        return looping.isEmpty() ? "" : " The etcd of " + String.join(", ", looping) + " crash-loops on a release the"
+                + " healthy members do not run: if it does not start on their data, set spec.version back to "
+                + running.get() + ", and the operator gives them that image in place.";
+    }
+
     /** Quorum is lost and the member list is known: wait, tell a person, or start a recovery. */
     static Step onQuorumLost(ClusterObservation o, List<Seat> seats, String lostMessage, Supplier<String> freshName) {
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
@@ -203,7 +223,8 @@ public final class QuorumRecoveryPlanner {
                     + " may come back (their pods run, start, start their etcd again or terminate, or their data is on"
                     + " claims): " + survivors.size() + " of " + voters.size() + " voting members are not lost for"
                     + " good, and etcd"
-                    + " needs " + majority + ". The operator waits for them and recovers nothing.");
+                    + " needs " + majority + ". The operator waits for them and recovers nothing."
+                    + crashLoopingOnAnotherVersion(o, survivors));
         }
         String lostNames = String.join(", ", lost.stream().map(QuorumRecoveryPlanner::label).toList());
         String what = "Quorum is lost for good: voting members " + lostNames + " are gone with their data ("

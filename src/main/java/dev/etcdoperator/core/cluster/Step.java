@@ -224,11 +224,21 @@ public sealed interface Step {
 
     /**
      * Give a member's etcd container spec.version's image in place: the kubelet cannot get the image the pod has
-     * ({@code problem}), which is of another version than spec.version now asks for.
+     * ({@code problem}), or its etcd crash-loops on it ({@code crashLoops}), and it is of another version than
+     * spec.version now asks for.
      */
-    record ResetMemberImage(String name, String fromVersion, String toVersion, String problem) implements Step {
+    record ResetMemberImage(String name, String fromVersion, String toVersion, String problem, boolean crashLoops)
+            implements Step {
+        public ResetMemberImage(String name, String fromVersion, String toVersion, String problem) {
+            this(name, fromVersion, toVersion, problem, false);
+        }
+
         @Override
         public String describe() {
+            if (crashLoops) {
+                return "The etcd of member " + name + " crash-loops on etcd " + fromVersion + ", which spec.version no"
+                        + " longer asks for; giving it the image of spec.version, etcd " + toVersion + ", in place.";
+            }
             return "The image of member " + name + " (etcd " + fromVersion + ") cannot be had (" + problem
                     + "); giving it the image of spec.version, etcd " + toVersion + ".";
         }

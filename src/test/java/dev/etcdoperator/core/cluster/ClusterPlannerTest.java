@@ -921,6 +921,69 @@ class ClusterPlannerTest {
                 .isInstanceOf(Step.ResetMemberImage.class);
     }
 
+    /**
+     * An upgrade whose new release crash-loops on a member, then spec.version set back: the member gets the version
+     * the others run in place, also without quorum (two members, no claims: it cannot be removed, and no other step
+     * gives it another image).
+     */
+    @Test
+    void aMemberCrashLoopingOnAnUpgradeSetBackGetsTheVersionTheOthersRunInPlace() {
+        ClusterFixture two = running(2, "3.5.35").podVersion("demo-b", "3.6.16").podCrashLooping("demo-b")
+                .unhealthy("demo-b");
+        assertThat(plan(two)).isEqualTo(new Step.ResetMemberImage("demo-b", "3.6.16", "3.5.35",
+                "its etcd crash-loops", true));
+        assertThat(plan(two.version("3.6.16"))).as("spec still asks for the release that crash-loops")
+                .isInstanceOfSatisfying(Step.QuorumLost.class, q -> assertThat(q.recoveryMessage())
+                        .contains("demo-b (etcd 3.6.16) crash-loops").contains("set spec.version back to 3.5.35"));
+
+        ClusterFixture three = running(3, "3.5.35").podVersion("demo-a", "3.6.16").podVersion("demo-b", "3.6.16")
+                .podCrashLooping("demo-b").unhealthy("demo-b");
+        assertThat(plan(three)).as("one member upgraded and healthy: the cluster's version is still 3.5")
+                .isInstanceOfSatisfying(Step.ResetMemberImage.class, r -> assertThat(r.toVersion()).isEqualTo("3.5.35"));
+        // within a minor, whatever the others run
+        assertThat(plan(running(1, V).podVersion("demo-a", "3.5.99").podCrashLooping("demo-a").unhealthy("demo-a")))
+                .isInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    @Test
+    void aMemberCrashLoopingOnALaterMinorIsNotGivenAnEarlierOneWhereItsDataMayBeOfTheLaterMinor() {
+        // no member answers: nothing says the cluster's version is still the earlier minor
+        assertThat(plan(running(1, "3.5.35").podVersion("demo-a", "3.6.16").podCrashLooping("demo-a")
+                .unhealthy("demo-a"))).isNotInstanceOf(Step.ResetMemberImage.class);
+        // every member that answers runs the later minor
+        assertThat(plan(running(3, "3.5.35").podVersion("demo-a", "3.6.16").podVersion("demo-b", "3.6.16")
+                .podVersion("demo-c", "3.6.16").podCrashLooping("demo-b").unhealthy("demo-b")))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+        // a downgrade through etcd's API under way, or data of the later minor reported
+        ClusterFixture base = running(3, "3.5.35").podVersion("demo-a", "3.6.16").podVersion("demo-b", "3.6.16");
+        assertThat(plan(base.podCrashLooping("demo-b").unhealthy("demo-b").downgradeEnabled("3.5.0")))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+        ClusterFixture stored = running(3, "3.5.35").podVersion("demo-a", "3.6.16").podVersion("demo-b", "3.6.16")
+                .storageVersion("demo-a", "3.6.0").podCrashLooping("demo-b").unhealthy("demo-b");
+        assertThat(plan(stored)).isNotInstanceOf(Step.ResetMemberImage.class);
+        // a crash-looping member behind the version asked for is upgraded by the rollout's rules, not here
+        assertThat(plan(running(3, "3.5.35").version("3.6.16").podCrashLooping("demo-b").unhealthy("demo-b")))
+                .isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
+    /**
+     * The last member on the earlier version loses its pod while spec.version is set back: it is made again on the
+     * version the cluster recorded, not on the later one the pods left all run (which would finish the upgrade being
+     * rolled back).
+     */
+    @Test
+    void aMemberWhosePodIsGoneIsMadeAgainOnTheVersionRecordedNotTheLaterOneTheOthersRun() {
+        ClusterFixture f = running(3, "3.6.16").persistent().version("3.5.35").current("3.5.35")
+                .podGone("demo-c").unhealthy("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class,
+                c -> assertThat(c.version()).isEqualTo("3.5.35"));
+        assertThat(ClusterPlanner.runningVersion(f.observe())).isEqualTo("3.5.35");
+        f.pod("demo-c", true, true, "3.5.35");
+        assertThat(ClusterPlanner.runningVersion(f.observe())).isEqualTo("3.5.35");
+        assertThat(ClusterPlanner.runningVersion(running(3, "3.6.16").current("3.5.35").observe()))
+                .as("every member's version known: the recorded one does not hold it back").isEqualTo("3.6.16");
+    }
+
     @Test
     void aStatusWrittenFromTheUnpullableImageIsNotTakenForWhatTheDataRan() {
         // a cluster of one: status.currentVersion was written from the pod's new image before the kubelet failed it
