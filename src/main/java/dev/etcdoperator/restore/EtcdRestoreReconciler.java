@@ -80,6 +80,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             BackupFailure.AWS_SECRET_INVALID, BackupFailure.S3_ACCESS_DENIED, BackupFailure.ENCRYPTION_KEY_NOT_FOUND,
             BackupFailure.ENCRYPTION_KEY_INVALID);
     static final String REASON_BACKUP_CHANGED = "BackupChanged";
+    static final String REASON_TEMPLATE_CHANGED = "TemplateChanged";
     static final String REASON_SEED_RETRIED = "SeedDownloadRetried";
     private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
     static final String CONDITION_ENDED_ELSEWHERE = RestoreEnd.CONDITION_ENDED_ELSEWHERE;
@@ -353,6 +354,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             status.setBackupETag(passed.backup().object() == null ? null : passed.backup().object().etag());
             status.setBackupVersionId(passed.backup().object() == null ? null : passed.backup().object().versionId());
             status.setTemplateUid(passed.template().getMetadata().getUid());
+            status.setTemplateGeneration(passed.template().getMetadata().getGeneration());
+            status.setTemplateDeletionRequested(null);
             status.setClusterSpec(SavedClusterSpec.of(passed.template().getSpec()));
             status.setClusterLabels(passed.template().getMetadata().getLabels());
             status.setClusterAnnotations(withoutRestoreAnnotations(passed.template().getMetadata().getAnnotations()));
@@ -383,7 +386,21 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                 return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
             }
             String name = spec(restore).getEtcdCluster().getName();
-            if (actions.deleteTemplate(restore.getMetadata().getNamespace(), name, status.getTemplateUid())) {
+            if (!Boolean.TRUE.equals(status.getTemplateDeletionRequested())) {
+                // recorded before the deletion is asked for: an EtcdRestore deleted from then on finishes the
+                // restored cluster, one deleted before (or whose template someone else deleted) stops
+                status.setTemplateDeletionRequested(true);
+                progress(restore, RestorePhase.Deleting, "deleting the template cluster");
+                return change.control(restore).rescheduleAfter(Duration.ZERO);
+            }
+            boolean deleted;
+            try {
+                deleted = actions.deleteTemplate(restore.getMetadata().getNamespace(), name, status.getTemplateUid(),
+                        status.getTemplateGeneration());
+            } catch (RestoreActions.TemplateEdited e) {
+                return fail(restore, change, phase, REASON_TEMPLATE_CHANGED, e.getMessage(), untouched);
+            }
+            if (deleted) {
                 events.normal(restore, "TemplateDeleted", "Deleted EtcdCluster " + name + " (uid "
                         + status.getTemplateUid() + ") to restore it from the backup.");
             }
@@ -574,6 +591,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
      * restore asked for a moment ago): the template is gone or being deleted, or another cluster has its name.
      */
     private boolean templateDeletionAsked(EtcdRestore restore) {
+        EtcdRestoreStatus status = restore.getStatus();
+        if (status.getTemplateGeneration() != null && !Boolean.TRUE.equals(status.getTemplateDeletionRequested())) {
+            // this restore never went on to delete it: gone, it was someone else's doing
+            return false;
+        }
         EtcdCluster now = client.resources(EtcdCluster.class).inNamespace(restore.getMetadata().getNamespace())
                 .withName(spec(restore).getEtcdCluster().getName()).get();
         return now == null || now.getMetadata().getDeletionTimestamp() != null

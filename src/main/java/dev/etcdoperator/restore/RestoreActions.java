@@ -21,18 +21,34 @@ final class RestoreActions {
         this.client = client;
     }
 
+    /** The template's spec changed after the preflight saved it: deleting it would drop that change. */
+    static final class TemplateEdited extends RuntimeException {
+        TemplateEdited(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Deletes the template: the cluster of that name only if its uid is the recorded one, with its resourceVersion
      * as the delete's precondition, so a cluster created under the same name meanwhile (another uid, another
      * resourceVersion) is never deleted.
      *
+     * @param templateGeneration the template's generation when the preflight saved its spec, or null (recorded by
+     *                           an earlier operator version)
      * @return whether the delete was made; false when the cluster is gone, is another one, or changed since it was
      *         read (then the next reconcile looks again)
+     * @throws TemplateEdited when its spec changed since the preflight saved it
      */
-    boolean deleteTemplate(String namespace, String name, String templateUid) {
+    boolean deleteTemplate(String namespace, String name, String templateUid, Long templateGeneration) {
         EtcdCluster current = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
         if (current == null || templateUid == null || !templateUid.equals(current.getMetadata().getUid())) {
             return false;
+        }
+        if (templateGeneration != null && current.getMetadata().getDeletionTimestamp() == null
+                && !templateGeneration.equals(current.getMetadata().getGeneration())) {
+            throw new TemplateEdited("EtcdCluster " + name + "'s spec changed after the preflight saved it (generation "
+                    + templateGeneration + ", now " + current.getMetadata().getGeneration() + "): the restored cluster"
+                    + " would not have that change, so the template was not deleted");
         }
         try {
             client.resources(EtcdCluster.class).inNamespace(namespace).withName(name)

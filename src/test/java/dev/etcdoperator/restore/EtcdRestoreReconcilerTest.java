@@ -456,6 +456,58 @@ class EtcdRestoreReconcilerTest {
         assertThat(cluster(CLUSTER).getMetadata().getDeletionTimestamp()).isNull();
     }
 
+    /**
+     * The template deleted by someone else (both resources deleted together, say) while the restore had not gone on
+     * to delete it: a restore deleted then stops, it does not create a cluster nobody asks for any more.
+     */
+    @Test
+    void aRestoreDeletedAfterSomeoneElseDeletedTheTemplateStopsWithoutACluster() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, "uid-template-deleted-by-a-person");
+        EtcdRestore deleted = markDeleted("r1");
+        deleted.setStatus(restore.getStatus());
+
+        assertThat(reconciler.cleanup(deleted, null).isRemoveFinalizer()).isTrue();
+        assertThat(cluster(CLUSTER)).isNull();
+    }
+
+    /** The restore records that it goes on to delete the template before it asks for the deletion. */
+    @Test
+    void theTemplatesDeletionIsRecordedBeforeItIsAskedFor() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setTemplateGeneration(template.getMetadata().getGeneration());
+        reconciler.reconcile(restore, null);
+        assertThat(restore.getStatus().getTemplateDeletionRequested()).isTrue();
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).as("not deleted yet")
+                .isEqualTo(template.getMetadata().getUid());
+        reconciler.reconcile(restore, null);
+        assertThat(cluster(CLUSTER)).as("deleted on the next pass").isNull();
+    }
+
+    /**
+     * The template's spec edited after the preflight saved it (scaled, another version, other TLS Secrets): the
+     * restored cluster would not have the edit, so the template stays and the restore fails, nothing changed.
+     */
+    @Test
+    void aTemplateEditedAfterThePreflightIsKeptAndTheRestoreFails() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setTemplateGeneration(template.getMetadata().getGeneration());
+        template.getSpec().setSize(5);
+        template.getMetadata().setGeneration(template.getMetadata().getGeneration() + 1);
+        client.resource(template).update();
+
+        reconciler.reconcile(restore, null);
+        reconciler.reconcile(restore, null);
+
+        assertThat(restore.getStatus().getPhase()).isEqualTo(RestorePhase.Failed.name());
+        assertThat(restore.getStatus().getReason()).startsWith(EtcdRestoreReconciler.REASON_TEMPLATE_CHANGED)
+                .contains("nothing was changed");
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(cluster(CLUSTER).getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(cluster(CLUSTER).getSpec().getSize()).isEqualTo(5);
+    }
+
     @Test
     void aRestoreDeletedAfterTheTemplateWasDeletedCreatesTheClusterBeforeItGoes() {
         EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, "uid-deleted-template");
@@ -482,6 +534,8 @@ class EtcdRestoreReconcilerTest {
         template.getMetadata().setDeletionTimestamp("2026-11-30T10:00:00Z");
         client.resource(template).update();
         EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setTemplateDeletionRequested(true);
+        client.resource(restore).updateStatus();
         markDeleted("r1");
         assertThat(reconciler.cleanup(stored("r1"), null).isRemoveFinalizer()).as("waits for the template").isFalse();
 
@@ -618,10 +672,11 @@ class EtcdRestoreReconcilerTest {
     void theTemplateIsDeletedOnlyWithItsResourceVersionAsPreconditionAndNeverASameNamedNewerCluster() throws Exception {
         EtcdCluster template = template(CLUSTER, Map.of());
         RestoreActions actions = new RestoreActions(client);
-        assertThat(actions.deleteTemplate(NS, CLUSTER, "uid-of-an-earlier-" + CLUSTER)).isFalse();
+        assertThat(actions.deleteTemplate(NS, CLUSTER, "uid-of-an-earlier-" + CLUSTER, null)).isFalse();
         assertThat(cluster(CLUSTER)).isNotNull();
 
-        assertThat(actions.deleteTemplate(NS, CLUSTER, template.getMetadata().getUid())).isTrue();
+        assertThat(actions.deleteTemplate(NS, CLUSTER, template.getMetadata().getUid(),
+                template.getMetadata().getGeneration())).isTrue();
         RecordedRequest delete = null;
         for (RecordedRequest r = server.takeRequest(1, TimeUnit.SECONDS); r != null;
                 r = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
@@ -793,11 +848,14 @@ class EtcdRestoreReconcilerTest {
     }
 
     /** The preflight runs on a worker (here the calling thread); the reconcile after it takes its outcome. */
+    /** A preflight, or the recording of the template's deletion, and the pass that acts on it. */
     void reconcile(EtcdRestore restore) {
         boolean preflight = restore.getStatus() == null || restore.getStatus().getPhase() == null
                 || restore.getStatus().getPhase().equals(RestorePhase.Preflight.name());
+        boolean deletionToRecord = !preflight && restore.getStatus().getPhase().equals(RestorePhase.Deleting.name())
+                && !Boolean.TRUE.equals(restore.getStatus().getTemplateDeletionRequested());
         reconciler.reconcile(restore, null);
-        if (preflight) {
+        if (preflight || deletionToRecord && restore.getStatus().getPhase().equals(RestorePhase.Deleting.name())) {
             reconciler.reconcile(restore, null);
         }
     }
@@ -832,6 +890,13 @@ class EtcdRestoreReconcilerTest {
                 dev.etcdoperator.api.v1beta2.EtcdClusterSpec.class)));
         status.setBackupSha256(SHA);
         status.setBackupETag("\"etag-1\"");
+        EtcdCluster template = cluster(CLUSTER);
+        status.setTemplateGeneration(template != null && templateUid.equals(template.getMetadata().getUid())
+                ? template.getMetadata().getGeneration() : Long.valueOf(1L));
+        if (templateUid.equals("uid-deleted-template")) {
+            // a template this restore deleted
+            status.setTemplateDeletionRequested(true);
+        }
         restore.setStatus(status);
         EtcdRestore stored = client.resource(restore).update();
         stored.setStatus(status);

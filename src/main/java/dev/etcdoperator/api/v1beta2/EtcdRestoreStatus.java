@@ -25,6 +25,15 @@ public class EtcdRestoreStatus implements ConditionedStatus {
     @JsonPropertyDescription("The uid of the template EtcdCluster, recorded when the preflight passed.")
     private String templateUid;
 
+    @JsonPropertyDescription("The template's metadata.generation when the preflight passed: a template whose spec "
+            + "changed since is not deleted (the restore fails, nothing changed).")
+    private Long templateGeneration;
+
+    @JsonPropertyDescription("True once this restore went on to delete the template, recorded before it asks for the "
+            + "deletion: an EtcdRestore deleted after that finishes the restored cluster first; one deleted before "
+            + "(or when someone else deleted the template) stops.")
+    private Boolean templateDeletionRequested;
+
     @JsonPropertyDescription("The template's spec, saved before it is deleted; the restored cluster gets it.")
     private SavedClusterSpec clusterSpec;
 
@@ -128,6 +137,22 @@ public class EtcdRestoreStatus implements ConditionedStatus {
 
     public void setTemplateUid(String templateUid) {
         this.templateUid = templateUid;
+    }
+
+    public Long getTemplateGeneration() {
+        return templateGeneration;
+    }
+
+    public void setTemplateGeneration(Long templateGeneration) {
+        this.templateGeneration = templateGeneration;
+    }
+
+    public Boolean getTemplateDeletionRequested() {
+        return templateDeletionRequested;
+    }
+
+    public void setTemplateDeletionRequested(Boolean templateDeletionRequested) {
+        this.templateDeletionRequested = templateDeletionRequested;
     }
 
     public SavedClusterSpec getClusterSpec() {
