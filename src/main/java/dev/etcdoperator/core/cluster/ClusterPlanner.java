@@ -214,8 +214,9 @@ public final class ClusterPlanner {
      * spec.repository ask for now (an upgrade to an image that does not exist, then spec.version set back or to
      * another version, or the repository fixed): it gets the image spec asks for in place, as an upgrade does.
      * Otherwise nothing could move it on: a member whose pod does not run holds up every other step. Another version
-     * only towards one its data may be opened with (see {@link #imageFloor}), never while a downgrade through etcd's
-     * API runs, and never for a pod of the very version the cluster runs (a pull that fails for a while).
+     * only towards one its data may be opened with (see {@link #imageFloor}); while a downgrade through etcd's API
+     * runs, only another patch of the minor the pod was given; never for a pod of the very version the cluster runs
+     * (a pull that fails for a while).
      */
     private Optional<Step> imageOfAnotherVersion(ClusterObservation o) {
         String wanted = o.desiredVersion();
@@ -224,11 +225,22 @@ public final class ClusterPlanner {
             return Optional.empty();
         }
         Optional<Step> rollBack = crashLoopingOnAnotherVersion(o, to.get());
-        if (rollBack.isPresent() || downgrading(o, to.get())) {
+        if (rollBack.isPresent()) {
             return rollBack;
         }
+        boolean downgrading = downgrading(o, to.get());
         for (MemberPod p : sortedByName(o.livePods())) {
             if (p.imageProblem() == null) {
+                continue;
+            }
+            if (downgrading) {
+                // a member given the older minor in a downgrade (its data rewritten in that minor's format first):
+                // another patch of that minor, never another minor
+                Optional<Version> given = Version.parse(p.etcdVersion());
+                if (!Objects.equals(p.etcdVersion(), wanted) && given.isPresent()
+                        && given.get().major() == to.get().major() && given.get().minor() == to.get().minor()) {
+                    return Optional.of(new ResetMemberImage(p.name(), p.etcdVersion(), wanted, p.imageProblem()));
+                }
                 continue;
             }
             if (Objects.equals(p.etcdVersion(), wanted)) {

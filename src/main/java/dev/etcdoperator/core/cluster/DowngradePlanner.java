@@ -106,7 +106,11 @@ final class DowngradePlanner {
                 .orElseThrow();
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         long otherHealthyVoters = voters.stream().filter(s -> s.healthy() && s != next).count();
-        if (voters.size() > 1 && otherHealthyVoters < ClusterPlanner.majority(voters.size())) {
+        // as an upgrade: with every voter healthy, the member restarts in place and comes back (in a cluster of
+        // two that is a moment without quorum, which waiting would make for good); with one away, the others must
+        // keep a majority without it
+        boolean allHealthy = voters.stream().allMatch(Seat::healthy);
+        if (!allHealthy && voters.size() > 1 && otherHealthyVoters < ClusterPlanner.majority(voters.size())) {
             return new Wait(Wait.QUORUM_AT_RISK, "Not downgrading member " + next.name() + " yet: restarting it would"
                     + " leave fewer healthy voting members than a majority.");
         }

@@ -414,6 +414,17 @@ class ClusterStatusBuilderTest {
         assertCondition(busy, "Recovering", "True", "ReplacingDeadMember");
     }
 
+    /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
+    @Test
+    void aDowngradeThatWillBeRefusedIsNotOnHoldWhileAnotherStepComesFirst() {
+        EtcdClusterStatus busy = report(running(3, "3.6.16").version("3.5.35").sick("demo-b"));
+        assertCondition(busy, "Upgrading", "False", "Downgrade", "spec.allowDowngrade");
+        assertThat(busy.getTargetVersion()).isNull();
+
+        EtcdClusterStatus asked = report(running(3, "3.6.16").version("3.5.35").allowDowngrade().size(4));
+        assertCondition(asked, "Upgrading", "True", "DowngradeOnHold", "3.5.35");
+    }
+
     @Test
     void pausedStillReports() {
         EtcdClusterStatus s = report(running(3, V).size(5).paused());

@@ -123,6 +123,45 @@ class DowngradePlannerTest {
         assertThat(plan(f)).isInstanceOf(Wait.class);
     }
 
+    /**
+     * Two voting members, both healthy: each is restarted in turn as an upgrade restarts it (a moment without quorum);
+     * waiting for a majority without it would wait for good, with etcd's cluster version already lowered.
+     */
+    @Test
+    void aClusterOfTwoIsDowngradedAndRolledBackAsItIsUpgraded() {
+        ClusterFixture f = running(2, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
+        f.storageVersion("demo-a", "3.5.0").storageVersion("demo-b", "3.5.0");
+        assertThat(plan(f)).isInstanceOf(DowngradeMember.class);
+
+        ClusterFixture half = running(2, OLD).podVersion("demo-b", NEW).storageVersion("demo-b", "3.5.0");
+        assertThat(plan(half)).isEqualTo(new DowngradeMember("demo-b", NEW, OLD));
+
+        assertThat(plan(half.sick("demo-a"))).as("the other one down: not now").isNotInstanceOf(DowngradeMember.class);
+    }
+
+    /**
+     * A member given an older release whose image cannot be had (a typo in the patch): spec.version set to a patch
+     * of that minor that exists gives it that image in place (its data is in that minor's format already); another
+     * minor is never given.
+     */
+    @Test
+    void aDowngradedMemberWhoseImageCannotBeHadGetsAnotherPatchOfThatMinor() {
+        ClusterFixture f = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
+        for (String name : f.memberNames()) {
+            f.storageVersion(name, "3.5.0");
+        }
+        f.podImageUnavailable("demo-a", "3.5.99");
+        assertThat(plan(f)).isEqualTo(new Step.ResetMemberImage("demo-a", "3.5.99", OLD,
+                "ImagePullBackOff: Back-off pulling image \"quay.io/coreos/etcd:v3.5.99\""));
+
+        ClusterFixture other = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
+        for (String name : other.memberNames()) {
+            other.storageVersion(name, "3.5.0");
+        }
+        other.podImageUnavailable("demo-a", "3.6.99");
+        assertThat(plan(other)).isNotInstanceOf(Step.ResetMemberImage.class);
+    }
+
     @Test
     void anUnfinishedUpgradeIsRolledBackWithoutTheDowngradeApiAsItsDataWasNeverRewritten() {
         ClusterFixture f = running(3, OLD).podVersion("demo-b", NEW).storageVersion("demo-b", "3.5.0");
