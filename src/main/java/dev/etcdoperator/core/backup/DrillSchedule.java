@@ -11,7 +11,7 @@ import dev.etcdoperator.core.schedule.CronSchedule;
  * When a scheduled restore drill is due ({@code spec.restoreDrill.schedule}), as {@code status.drillSchedule} and
  * {@code status.nextDrillDate} record it. The first drill is at the schedule's first time after it was set; after a
  * drill the next is the schedule's first time after the drill ended, so times missed meanwhile make one drill, not
- * several. Pure.
+ * several. A time recorded later than the schedule's next one (by a clock that ran ahead) is recorded again. Pure.
  */
 public final class DrillSchedule {
     private DrillSchedule() {
@@ -30,11 +30,17 @@ public final class DrillSchedule {
             status.setNextDrillDate(null);
             return had;
         }
-        if (schedule.text().equals(status.getDrillSchedule()) && recorded(status).isPresent()) {
+        Optional<Instant> next = schedule.next(now);
+        Optional<Instant> recorded = recorded(status);
+        // a recorded time later than the schedule's next one from now (beyond the replicas' clock skew) was
+        // recorded by a clock that ran ahead: the schedule's next time stands
+        boolean fromAClockAhead = recorded.isPresent() && next.isPresent()
+                && recorded.get().isAfter(BackupSchedule.plus(next.get(), BackupSchedule.CLOCK_SKEW));
+        if (schedule.text().equals(status.getDrillSchedule()) && recorded.isPresent() && !fromAClockAhead) {
             return false;
         }
         status.setDrillSchedule(schedule.text());
-        status.setNextDrillDate(schedule.next(now).map(Instant::toString).orElse(null));
+        status.setNextDrillDate(next.map(Instant::toString).orElse(null));
         return true;
     }
 

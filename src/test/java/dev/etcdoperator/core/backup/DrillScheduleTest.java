@@ -39,6 +39,23 @@ class DrillScheduleTest {
         assertThat(DrillSchedule.due(status, NOON, Instant.parse("2026-12-04T08:03:00Z"))).isFalse();
     }
 
+    /** A drill that ended while the clock ran a month ahead: once the clock is right, the next time is the schedule's. */
+    @Test
+    void aTimeRecordedByAClockAheadIsRecordedAgainOnceTheClockIsRight() {
+        EtcdBackupStatus status = new EtcdBackupStatus();
+        DrillSchedule.record(status, NOON, MORNING);
+        DrillSchedule.drilled(status, NOON, Instant.parse("2026-12-31T12:00:00Z"),
+                Instant.parse("2026-12-31T12:05:00Z"));
+        assertThat(status.getNextDrillDate()).isEqualTo("2027-01-01T12:00:00Z");
+
+        assertThat(DrillSchedule.record(status, NOON, MORNING)).isTrue();
+        assertThat(status.getNextDrillDate()).isEqualTo("2026-12-01T12:00:00Z");
+        assertThat(DrillSchedule.due(status, NOON, Instant.parse("2026-12-01T12:00:00Z"))).isTrue();
+        // a few minutes ahead (another replica's clock) is no clock gone back
+        status.setNextDrillDate("2026-12-01T12:04:00Z");
+        assertThat(DrillSchedule.record(status, NOON, MORNING)).isFalse();
+    }
+
     @Test
     void aChangedScheduleStartsOverAndNoScheduleClearsTheRecord() {
         EtcdBackupStatus status = new EtcdBackupStatus();
