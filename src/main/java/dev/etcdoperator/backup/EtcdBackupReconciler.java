@@ -200,7 +200,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
         StatusChange<EtcdBackup> change = new StatusChange<>(backup);
         EtcdBackupStatus status = backup.getStatus();
-        drilling.recorded(backup.getMetadata().getUid(), status.getLastDrilledBackupPath());
+        drilling.recorded(backup.getMetadata().getUid(), status.getLastVerifiedBackupPath());
         Validation validation = validator.validate(backup.getSpec());
         boolean news = validity.record(status, validation, backup.getMetadata().getGeneration());
         if (!validation.valid()) {
@@ -365,10 +365,12 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         ResourceID id = ResourceID.fromResource(backup);
         drilling.started(uid, path);
         workers.submit(key, uid, () -> {
+            Drilled drilled = null;
             try {
-                return drill(copy, path, counted == null ? 0 : counted);
+                drilled = drill(copy, path, counted == null ? 0 : counted);
+                return drilled;
             } finally {
-                drilling.ended(uid, path);
+                drilling.ended(uid, path, drilled != null && drilled.outcome().verified());
             }
         }, () -> wakeUps.propagateEvent(id));
         return true;

@@ -386,9 +386,11 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                 return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
             }
             String name = spec(restore).getEtcdCluster().getName();
-            if (!Boolean.TRUE.equals(status.getTemplateDeletionRequested())) {
+            if (status.getTemplateGeneration() != null && !Boolean.TRUE.equals(status.getTemplateDeletionRequested())) {
                 // recorded before the deletion is asked for: an EtcdRestore deleted from then on finishes the
-                // restored cluster, one deleted before (or whose template someone else deleted) stops
+                // restored cluster, one deleted before (or whose template someone else deleted) stops. (Without
+                // templateGeneration the status was recorded by an earlier version, or the API server's CRD is
+                // older and drops both fields: the deletion is asked for at once, as before.)
                 status.setTemplateDeletionRequested(true);
                 progress(restore, RestorePhase.Deleting, "deleting the template cluster");
                 return change.control(restore).rescheduleAfter(Duration.ZERO);

@@ -288,7 +288,7 @@ class EtcdBackupReconcilerTest {
                 .containsExactlyInAnyOrder("hourly-0_v3", "hourly-0_v5");
 
         drilling.started(began.getMetadata().getUid(), "etcd-backups/hourly-0_v6");
-        drilling.ended(began.getMetadata().getUid(), "etcd-backups/hourly-0_v6");
+        drilling.ended(began.getMetadata().getUid(), "etcd-backups/hourly-0_v6", true);
         assertThat(EtcdBackupReconciler.keptForDrills(client, began, "etcd-backups", null, drilling))
                 .as("drilled, its verdict not written yet").contains("hourly-0_v6");
 
@@ -297,7 +297,7 @@ class EtcdBackupReconcilerTest {
                 .containsExactlyInAnyOrder("hourly-0_v3", "hourly-0_v6");
     }
 
-    /** A drill's backup stays kept after the drill ended, until the status the reconcile reads records it. */
+    /** A verified drill's backup stays kept after the drill ended, until the status the reconcile reads names it. */
     @Test
     void aDrilledBackupIsKeptUntilTheStatusReadRecordsTheDrill() {
         DrillsRunning drilling = new DrillsRunning();
@@ -315,7 +315,7 @@ class EtcdBackupReconcilerTest {
         assertThat(drills.drilled).containsExactly(path);
         assertThat(drilling.path(uid)).as("ended, not recorded").isEqualTo(path);
         reconciler.reconcile(backup, null);
-        assertThat(backup.getStatus().getLastDrilledBackupPath()).isEqualTo(path);
+        assertThat(backup.getStatus().getLastVerifiedBackupPath()).isEqualTo(path);
         assertThat(drilling.path(uid)).as("recorded by this reconcile, not written yet").isEqualTo(path);
 
         reconciler.reconcile(read, null);

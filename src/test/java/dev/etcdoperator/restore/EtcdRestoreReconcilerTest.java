@@ -485,6 +485,21 @@ class EtcdRestoreReconcilerTest {
     }
 
     /**
+     * Recorded by an earlier operator version, or under an EtcdRestore CRD older than the operator (the API server
+     * drops the status fields it does not know): no generation, so the deletion is asked for at once, not recorded
+     * first in a field that never stays.
+     */
+    @Test
+    void withoutARecordedGenerationTheTemplateIsDeletedAtOnceAsBefore() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setTemplateGeneration(null);
+        reconciler.reconcile(restore, null);
+        assertThat(cluster(CLUSTER)).isNull();
+        assertThat(restore.getStatus().getTemplateDeletionRequested()).isNull();
+    }
+
+    /**
      * The template's spec edited after the preflight saved it (scaled, another version, other TLS Secrets): the
      * restored cluster would not have the edit, so the template stays and the restore fails, nothing changed.
      */

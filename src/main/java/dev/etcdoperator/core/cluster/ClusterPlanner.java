@@ -272,12 +272,14 @@ public final class ClusterPlanner {
      * settings do not take, then spec.version set back): it gets spec's image in place. Without that, a cluster of
      * one or two members, or one without claims whose other voters are down, stays without quorum: a crash-looping
      * member cannot be removed then, and nothing else gives it another image. Within the minor it runs, always;
-     * back to a lower minor only while a healthy member still runs that minor or a lower one, with no downgrade
+     * back to a lower minor only while a member that answers still runs that minor or a lower one, with no downgrade
      * through etcd's API under way and no member reporting data of a later minor: etcd's cluster version is then
      * still the lower minor, and the data the crash-looping release opened was not converted.
      */
     private Optional<Step> crashLoopingOnAnotherVersion(ClusterObservation o, Version to) {
-        List<MemberHealth> healthy = o.health().values().stream().filter(MemberHealth::healthy).toList();
+        // the members that answer etcd's status call: without quorum none is healthy, yet each says its version
+        List<MemberHealth> answering = o.health().values().stream()
+                .filter(h -> h.version() != null && Version.parse(h.version()).isPresent()).toList();
         for (MemberPod p : sortedByName(o.livePods())) {
             if (!p.crashLooping() || p.imageProblem() != null || Objects.equals(p.etcdVersion(), to.toString())) {
                 continue;
@@ -290,10 +292,10 @@ public final class ClusterPlanner {
             if (from.get().minor() == to.minor()) {
                 allowed = true;
             } else if (from.get().minor() > to.minor()) {
-                Optional<Version> lowest = healthy.stream().map(MemberHealth::version).map(Version::parse)
+                Optional<Version> lowest = answering.stream().map(MemberHealth::version).map(Version::parse)
                         .flatMap(Optional::stream).min(Comparator.naturalOrder());
-                boolean noDowngrade = healthy.stream().allMatch(h -> h.downgradeTarget().isEmpty());
-                boolean dataOfTo = healthy.stream().map(MemberHealth::storageVersion)
+                boolean noDowngrade = answering.stream().allMatch(h -> h.downgradeTarget().isEmpty());
+                boolean dataOfTo = answering.stream().map(MemberHealth::storageVersion)
                         .filter(v -> v != null && !v.isEmpty()).map(Version::parse).flatMap(Optional::stream)
                         .allMatch(v -> v.major() < to.major() || v.major() == to.major() && v.minor() <= to.minor());
                 allowed = lowest.isPresent() && noDowngrade && dataOfTo && lowest.get().major() == to.major()
@@ -374,8 +376,9 @@ public final class ClusterPlanner {
             return o.reseedRequested() ? new RecordSeed(freshName(o, Set.of()), true)
                     : allMembersLost(o, "no member pod and no data claim is left");
         }
-        if (ran) {
-            // members on claims come back with their data, one pod at a time, before any can answer
+        if (ran || seededOnEarlierClaims(o, claims)) {
+            // members on claims come back with their data, one pod at a time, before any can answer (a seed on an
+            // earlier cluster's claim waits for the peers its data names: they are its other claims)
             for (String claim : claims) {
                 if (o.livePod(claim).isEmpty() && !o.terminatingPod(claim)) {
                     return new CreateMemberPod(claim, naming.peerUrl(claim), Step.STATE_EXISTING, runningVersion(o),
@@ -389,7 +392,7 @@ public final class ClusterPlanner {
             }
         }
         if (!ran) {
-            Optional<Step> missing = missingInitialMembers(o);
+            Optional<Step> missing = missingInitialMembers(o).or(() -> endedSeed(o));
             if (missing.isPresent()) {
                 return missing.get();
             }
@@ -410,6 +413,10 @@ public final class ClusterPlanner {
                             .map(p -> " Pod " + p.name() + ":" + imageNote(Optional.of(p))).collect(Collectors.joining()));
         }
         if (live.stream().allMatch(MemberPod::stopped) && !o.persistent()) {
+            if (o.reseedRequested()) {
+                // a person asked to start it again empty: the ended pods go first, then a seed is recorded
+                return new DeletePod(sortedByName(live).get(0).name(), DeletePod.POD_STOPPED);
+            }
             return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
                     + " not on claims, and a pod that ended does not start again");
         }
@@ -447,6 +454,31 @@ public final class ClusterPlanner {
             return new RecordInitialMembers(names.stream().sorted().toList());
         }
         return new RecordSeed(claims.isEmpty() ? freshName(o, Set.of()) : claims.get(0), false);
+    }
+
+    /**
+     * A cluster that never ran, seeded on a claim an earlier cluster of this name left, whose seed's pod is there:
+     * the seed's data names that cluster's members, and its etcd waits for them (the other claims) before it
+     * answers.
+     */
+    private static boolean seededOnEarlierClaims(ClusterObservation o, List<String> claims) {
+        String seed = o.seedMember();
+        return o.initialMembers().isEmpty() && seed != null && claims.contains(seed) && claims.size() > 1
+                && o.anyPod(seed).isPresent();
+    }
+
+    /**
+     * The recorded seed's pod ended (evicted, say) before the cluster first answered: deleted, so that the seed is
+     * created again (on its claim, with its data, if it has one); otherwise nothing would start it again. Not a pod
+     * that runs once (a restored cluster's seed: its restore reads why it ended).
+     */
+    private static Optional<Step> endedSeed(ClusterObservation o) {
+        String seed = o.seedMember();
+        if (seed == null || !o.initialMembers().isEmpty()) {
+            return Optional.empty();
+        }
+        return o.livePod(seed).filter(p -> p.stopped() && !p.runsOnce())
+                .map(p -> new DeletePod(p.name(), DeletePod.FIRST_MEMBER_FAILED));
     }
 
     /**

@@ -437,7 +437,8 @@ public final class ClusterStatusBuilder {
         }
         if (behind > 0 && DowngradePlanner.applies(o, seats) && !(step instanceof Refuse)) {
             // what the downgrade's own rules say once the step in its way is done: a refusal is no downgrade on hold
-            if (DowngradePlanner.plan(o, seats).orElse(null) instanceof Refuse r) {
+            if (!DowngradePlanner.rollsBackAnUnfinishedUpgrade(o, seats)
+                    && DowngradePlanner.plan(o, seats).orElse(null) instanceof Refuse r) {
                 return condition(UPGRADING, false, r.reason(), r.message());
             }
             return condition(UPGRADING, true, "DowngradeOnHold", "The downgrade to " + wanted + " waits ("

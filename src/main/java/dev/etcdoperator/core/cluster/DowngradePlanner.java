@@ -94,6 +94,22 @@ final class DowngradePlanner {
         return Version.parse(o.desiredVersion()).map(w -> !ahead(o, seats, w).isEmpty()).orElse(false);
     }
 
+    /**
+     * Some member already runs the minor spec.version names, besides those ahead of it: an upgrade that never
+     * finished, rolled back without etcd's downgrade API once the members ahead answer (so not refused for good
+     * while one of them does not).
+     */
+    static boolean rollsBackAnUnfinishedUpgrade(ClusterObservation o, List<Seat> seats) {
+        Optional<Version> wanted = Version.parse(o.desiredVersion());
+        if (wanted.isEmpty()) {
+            return false;
+        }
+        List<Seat> ahead = ahead(o, seats, wanted.get());
+        String target = minor(wanted.get());
+        return !ahead.isEmpty() && seats.stream().anyMatch(s -> !ahead.contains(s)
+                && Version.parse(ClusterPlanner.podVersion(o, s)).map(v -> minor(v).equals(target)).orElse(false));
+    }
+
     private static List<Seat> ahead(ClusterObservation o, List<Seat> seats, Version wanted) {
         return seats.stream().filter(s -> Version.parse(ClusterPlanner.podVersion(o, s))
                 .filter(v -> v.major() == wanted.major() && v.minor() == wanted.minor() + 1)

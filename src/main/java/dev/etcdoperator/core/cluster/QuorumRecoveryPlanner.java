@@ -191,11 +191,12 @@ public final class QuorumRecoveryPlanner {
     }
 
     /**
-     * What a person can do for survivors whose etcd crash-loops on a release the healthy members do not run (an
+     * What a person can do for survivors whose etcd crash-loops on a release the members that answer do not run (an
      * upgrade that does not start on their data): set spec.version back, and the planner gives them that image.
      */
     private static String crashLoopingOnAnotherVersion(ClusterObservation o, List<Seat> survivors) {
-        Optional<String> running = survivors.stream().filter(Seat::healthy)
+        // the survivors that answer etcd's status call (without quorum none is healthy)
+        Optional<String> running = survivors.stream()
                 .map(s -> o.healthOf(s.member().id()).map(MemberHealth::version).orElse(null))
                 .map(v -> v == null ? Optional.<Version>empty() : Version.parse(v)).flatMap(Optional::stream)
                 .min(Comparator.naturalOrder()).map(Version::toString);
@@ -206,7 +207,7 @@ public final class QuorumRecoveryPlanner {
                 .filter(s -> !running.get().equals(ClusterPlanner.podVersion(o, s)))
                 .map(s -> s.name() + " (etcd " + ClusterPlanner.podVersion(o, s) + ")").toList();
         return looping.isEmpty() ? "" : " The etcd of " + String.join(", ", looping) + " crash-loops on a release the"
-                + " healthy members do not run: if it does not start on their data, set spec.version back to "
+                + " other members do not run: if it does not start on their data, set spec.version back to "
                 + running.get() + ", and the operator gives them that image in place.";
     }
 

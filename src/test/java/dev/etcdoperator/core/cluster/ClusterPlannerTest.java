@@ -545,6 +545,57 @@ class ClusterPlannerTest {
                 c -> assertThat(c.reason()).isEqualTo(CreateMemberPod.STARTING_ADDED_MEMBER));
     }
 
+    /**
+     * A cluster made again on the claims an earlier cluster of its name kept: its seed opens that cluster's data and
+     * waits for the members it names, so their claims get their pods too (the seed alone never answers).
+     */
+    @Test
+    void aNewClusterOnAnEarlierClustersClaimsStartsTheMembersItsSeedWaitsFor() {
+        ClusterFixture f = fresh(3, V).persistent().claim("demo-a").claim("demo-b").claim("demo-c");
+        assertThat(plan(f)).isEqualTo(new RecordSeed("demo-a", false));
+        f.seed("demo-a").pod("demo-a", true, false, V);
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class, c -> {
+            assertThat(c.name()).isEqualTo("demo-b");
+            assertThat(c.reason()).isEqualTo(CreateMemberPod.RECREATING_IN_PLACE);
+        });
+        f.pod("demo-b", true, false, V);
+        assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class, c -> assertThat(c.name())
+                .isEqualTo("demo-c"));
+        // a seed on a new claim waits alone, as before
+        assertThat(plan(fresh(2, V).persistent().claim("demo-a").seed("demo-a").pod("demo-a", true, false, V)))
+                .isInstanceOf(Wait.class);
+    }
+
+    /** The seed's pod evicted before the cluster first answered: made again, not waited for as "starting". */
+    @Test
+    void aSeedWhosePodEndedBeforeTheClusterFirstAnsweredIsMadeAgain() {
+        ClusterFixture f = fresh(2, V).seed("demo-a").podEndedBeforeEtcd("demo-a");
+        Step first = plan(f);
+        assertThat(first).isEqualTo(new DeletePod("demo-a", DeletePod.FIRST_MEMBER_FAILED));
+        f.apply(first);
+        assertThat(plan(f)).isInstanceOf(Step.CreateSeed.class);
+        // a restored cluster's seed runs once: its restore reads why it ended
+        ClusterFixture restored = fresh(1, V).seed("demo-a").podEndedBeforeEtcd("demo-a").runsOnce("demo-a");
+        assertThat(plan(restored)).isNotInstanceOf(DeletePod.class);
+    }
+
+    /** Every pod ended, no claims, and a person asked for a reseed: the ended pods go, then a new seed. */
+    @Test
+    void aReseedAskedForAfterEveryPodEndedRemovesThePodsThenSeeds() {
+        ClusterFixture f = running(3, V);
+        f.memberNames().forEach(f::podStopped);
+        f.settle();
+        assertThat(plan(f)).isInstanceOf(Step.AllMembersLost.class);
+        f.reseedRequested();
+        for (int i = 0; i < 3; i++) {
+            Step step = plan(f);
+            assertThat(step).isInstanceOfSatisfying(DeletePod.class, d -> assertThat(d.reason())
+                    .isEqualTo(DeletePod.POD_STOPPED));
+            f.apply(step);
+        }
+        assertThat(plan(f)).isInstanceOfSatisfying(RecordSeed.class, r -> assertThat(r.reseed()).isTrue());
+    }
+
     @Test
     void aMemberWhoseEtcdCrashLoopsInItsPodIsReplacedWhenThatIsSafeAndItsPodGoesWithIt() {
         ClusterFixture f = running(3, V).podCrashLooping("demo-b").unhealthy("demo-b");
@@ -928,8 +979,9 @@ class ClusterPlannerTest {
      */
     @Test
     void aMemberCrashLoopingOnAnUpgradeSetBackGetsTheVersionTheOthersRunInPlace() {
+        // demo-a answers etcd's status call, but without quorum it is not healthy
         ClusterFixture two = running(2, "3.5.35").podVersion("demo-b", "3.6.16").podCrashLooping("demo-b")
-                .unhealthy("demo-b");
+                .unhealthy("demo-b").sick("demo-a");
         assertThat(plan(two)).isEqualTo(new Step.ResetMemberImage("demo-b", "3.6.16", "3.5.35",
                 "its etcd crash-loops", true));
         assertThat(plan(two.version("3.6.16"))).as("spec still asks for the release that crash-loops")

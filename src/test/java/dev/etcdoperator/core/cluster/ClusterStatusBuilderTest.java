@@ -423,6 +423,10 @@ class ClusterStatusBuilderTest {
 
         EtcdClusterStatus asked = report(running(3, "3.6.16").version("3.5.35").allowDowngrade().size(4));
         assertCondition(asked, "Upgrading", "True", "DowngradeOnHold", "3.5.35");
+
+        // an upgrade that never finished, set back while its upgraded member restarts: rolled back once it answers
+        EtcdClusterStatus rollback = report(running(3, "3.5.35").podVersion("demo-b", "3.6.16").sick("demo-b"));
+        assertCondition(rollback, "Upgrading", "True", "DowngradeOnHold", "3.5.35");
     }
 
     @Test
