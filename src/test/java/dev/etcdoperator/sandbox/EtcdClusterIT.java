@@ -379,6 +379,49 @@ class EtcdClusterIT {
         }
     }
 
+    /**
+     * A cluster deleted with its claims kept (Retain), then created again under the same name: its seed opens the
+     * earlier data and waits for the members it names, whose claims get their pods too; the data is back.
+     */
+    @Test
+    void aClusterMadeAgainOnTheClaimsItsPredecessorKeptComesBackWithItsData() {
+        String manifest = """
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: kappa, namespace: default}
+                spec:
+                  size: 3
+                  version: 3.5.35
+                  pod:
+                    persistentVolumeClaimRetention: Retain
+                    persistentVolumeClaimSpec:
+                      accessModes: [ReadWriteOnce]
+                      resources: {requests: {storage: 1Gi}}
+                """;
+        client().resource(Serialization.unmarshal(manifest, EtcdCluster.class)).create();
+        awaitConverged("kappa", 3);
+        Set<String> names = pods("kappa").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        new Etcdctl(endpoints("kappa")).put("kept", "through-a-new-cluster");
+
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("kappa").delete();
+        await().atMost(CONVERGE).until(() -> pods("kappa").isEmpty()
+                && client().resources(EtcdCluster.class).inNamespace(NS).withName("kappa").get() == null);
+        assertThat(client().persistentVolumeClaims().inNamespace(NS).list().getItems())
+                .extracting(c -> c.getMetadata().getName()).containsAll(names);
+
+        client().resource(Serialization.unmarshal(manifest, EtcdCluster.class)).create();
+        awaitConverged("kappa", 3);
+        assertThat(pods("kappa").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet()))
+                .isEqualTo(names);
+        for (String url : endpointList("kappa")) {
+            assertThat(new Etcdctl(url).run("get", "kept", "--print-value-only", "--consistency=s").output())
+                    .contains("through-a-new-cluster");
+        }
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("kappa").delete();
+        await().atMost(CONVERGE).until(() -> pods("kappa").isEmpty());
+        client().persistentVolumeClaims().inNamespace(NS).withLabel("etcd_cluster", "kappa").delete();
+    }
+
     private static void deleteRecursively(java.nio.file.Path dir) throws java.io.IOException {
         if (!java.nio.file.Files.exists(dir)) {
             return;
