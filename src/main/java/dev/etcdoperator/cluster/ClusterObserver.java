@@ -172,7 +172,8 @@ final class ClusterObserver {
                 health, current, domain, peerTls, claims, seedMember(cluster, naming),
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
                 quorumLoss(cluster, backups, admin, clientUrlByPod), Boolean.TRUE.equals(spec.getAllowDowngrade()),
-                status == null ? null : status.getInitialMembers(), startsFromSeed(cluster));
+                status == null ? null : status.getInitialMembers(), startsFromSeed(cluster),
+                status == null ? null : status.getFailedUpgradeVersion());
         return new Observed(observation, admin, clientUrlByPod);
     }
 

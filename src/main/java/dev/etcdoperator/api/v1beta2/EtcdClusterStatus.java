@@ -49,6 +49,11 @@ public class EtcdClusterStatus implements ConditionedStatus {
     @JsonPropertyDescription("etcd version the members run.")
     private String currentVersion;
 
+    @JsonPropertyDescription("The version an upgrade stopped at: a member's etcd failed on it (its pod crash-looped or"
+            + " ended) and the member was taken back to the version the others run. It is not tried again while"
+            + " spec.version names it; set spec.version to another version (the running one, say) to clear it.")
+    private String failedUpgradeVersion;
+
     @JsonPropertyDescription("The cluster's seed member, recorded before its pod is created: the only seed the operator"
             + " creates. A cluster that ran and lost every member is not seeded again unless a person asks for it.")
     private String seedMember;
@@ -185,6 +190,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setSeedMember(String seedMember) {
         this.seedMember = seedMember;
+    }
+
+    public String getFailedUpgradeVersion() {
+        return failedUpgradeVersion;
+    }
+
+    public void setFailedUpgradeVersion(String failedUpgradeVersion) {
+        this.failedUpgradeVersion = failedUpgradeVersion;
     }
 
     public List<String> getInitialMembers() {

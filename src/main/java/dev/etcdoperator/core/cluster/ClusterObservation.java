@@ -40,12 +40,15 @@ import java.util.Set;
  *                       restored from a snapshot (its seed alone holds the data), or its pods have (anti-)affinity
  *                       rules that may leave some of them unscheduled (members started together are all voters at
  *                       once, so an unscheduled one would be a voter that never runs; a learner waiting costs nothing)
+ * @param failedUpgrade  the version an upgrade stopped at ({@code status.failedUpgradeVersion}): a member's etcd failed
+ *                       on it, and it is not tried again while spec.version names it; null when none
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
         Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
-        QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean startsFromSeed) {
+        QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean startsFromSeed,
+        String failedUpgrade) {
 
     public ClusterObservation {
         space = space == null ? DatabaseSpace.NONE : space;
@@ -59,6 +62,17 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         health = Map.copyOf(health == null ? Map.of() : health);
         claims = Set.copyOf(claims == null ? Set.of() : claims);
         initialMembers = List.copyOf(initialMembers == null ? List.of() : initialMembers);
+    }
+
+    /** No upgrade recorded as failed. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
+            QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean startsFromSeed) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, quorumLoss,
+                downgradeAllowed, initialMembers, startsFromSeed, null);
     }
 
     /** Started from one seed or not yet started, as the status records it. */
@@ -196,7 +210,7 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public ClusterObservation withQuorumLoss(QuorumLoss loss) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
-                loss, downgradeAllowed, initialMembers, startsFromSeed);
+                loss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade);
     }
 
     public boolean terminatingPod(String name) {

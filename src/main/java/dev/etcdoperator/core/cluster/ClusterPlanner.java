@@ -708,6 +708,9 @@ public final class ClusterPlanner {
             return downgrade.get();
         }
         String running = runningVersion(o);
+        if (wanted.equals(o.failedUpgrade())) {
+            return upgradeFailed(o, running);
+        }
         VersionPolicy.Verdict verdict = versions.check(running, wanted);
         if (!verdict.allowed()) {
             return new Refuse(verdict.reason(), verdict.message());
@@ -723,6 +726,15 @@ public final class ClusterPlanner {
                     + " leave fewer healthy voting members than a majority.");
         }
         return new UpgradeMember(next.name(), podVersion(o, next), wanted);
+    }
+
+    /** The upgrade to spec.version failed on a member before: it is not tried again, member after member. */
+    static Refuse upgradeFailed(ClusterObservation o, String running) {
+        return new Refuse(VersionPolicy.UPGRADE_FAILED, "The upgrade to " + o.desiredVersion() + " stopped: a member's"
+                + " etcd failed on it (its pod crash-looped or ended) and the member was taken back to " + running
+                + ", which the cluster keeps running. Read why in that member's log (kubectl logs <pod> --previous:"
+                + " a flag in spec.pod.etcdEnv the new release refuses, say). To try again, set spec.version to "
+                + running + ", then to " + o.desiredVersion() + " or another release.");
     }
 
     /**

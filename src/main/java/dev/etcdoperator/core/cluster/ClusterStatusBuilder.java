@@ -169,6 +169,8 @@ public final class ClusterStatusBuilder {
             status.setCurrentVersion(o.currentVersion());
         }
 
+        recordFailedUpgrade(status, o, step);
+
         Condition available = available(o, seats, step);
         phase(status, o, seats, step, Conditions.TRUE.equals(available.getStatus()));
 
@@ -451,12 +453,47 @@ public final class ClusterStatusBuilder {
             return condition(UPGRADING, false, "VersionReached", "Every member runs " + wanted + ".");
         }
         String running = ClusterPlanner.runningVersion(o);
+        if (wanted.equals(o.failedUpgrade()) || wanted.equals(failedNow(o, step))) {
+            Refuse failed = ClusterPlanner.upgradeFailed(o, running);
+            return condition(UPGRADING, false, failed.reason(), failed.message());
+        }
         VersionPolicy.Verdict verdict = versions.check(running, wanted);
         if (!verdict.allowed()) {
             return condition(UPGRADING, false, verdict.reason(), verdict.message());
         }
         return condition(UPGRADING, true, "UpgradeOnHold", "The upgrade to " + wanted + " waits ("
                 + (seats.size() - behind) + " of " + seats.size() + " members run it): " + step.describe());
+    }
+
+    /**
+     * {@code status.failedUpgradeVersion}: recorded when {@code step} takes out a member whose etcd failed on
+     * spec.version while the others run an earlier one (an upgrade that does not start: replaced without claims, made
+     * again on its claim at the version the others run), so that the rollout does not upgrade the next member into
+     * the same failure, and the same again for ever; cleared once spec.version names another version.
+     */
+    private static void recordFailedUpgrade(EtcdClusterStatus status, ClusterObservation o, Step step) {
+        String recorded = status.getFailedUpgradeVersion();
+        if (recorded != null && !recorded.equals(o.desiredVersion())) {
+            status.setFailedUpgradeVersion(null);
+        }
+        String failed = failedNow(o, step);
+        if (failed != null) {
+            status.setFailedUpgradeVersion(failed);
+        }
+    }
+
+    /** The version whose upgrade {@code step} gives up on a member of, or null. */
+    private static String failedNow(ClusterObservation o, Step step) {
+        String member = step instanceof Step.RemoveMember r && Step.RemoveMember.DEAD_MEMBER.equals(r.reason())
+                ? r.name() : step instanceof Step.DeletePod d && Step.DeletePod.POD_STOPPED.equals(d.reason())
+                        ? d.name() : null;
+        String wanted = o.desiredVersion();
+        if (member == null || wanted == null) {
+            return null;
+        }
+        boolean failedOnWanted = o.livePod(member).filter(p -> p.crashLooping() || p.stopped())
+                .filter(p -> !p.runsOnce() && wanted.equals(p.etcdVersion())).isPresent();
+        return failedOnWanted && !wanted.equals(ClusterPlanner.runningVersion(o)) ? wanted : null;
     }
 
     /**

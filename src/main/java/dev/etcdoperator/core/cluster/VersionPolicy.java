@@ -26,6 +26,8 @@ public final class VersionPolicy {
     public static final String MAJOR_CHANGE = "MajorVersionChange";
     public static final String INVALID = "InvalidVersion";
     public static final String PATCH_TOO_OLD = "PatchTooOldForMinorUpgrade";
+    /** A member's etcd failed on the version asked for during the upgrade: it is not tried again (see ClusterPlanner). */
+    public static final String UPGRADE_FAILED = "UpgradeFailed";
 
     /**
      * The lowest patch of a minor from which etcd's upgrade guide allows the rolling upgrade to the next minor. 3.5

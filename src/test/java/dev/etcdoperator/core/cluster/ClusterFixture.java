@@ -34,6 +34,7 @@ final class ClusterFixture {
     private String seed;
     private List<String> initialMembers = List.of();
     private boolean startsFromSeed;
+    private String failedUpgrade;
     private boolean reseed;
     private Instant now = NOW;
     private long nextId = 0x1001;
@@ -114,6 +115,12 @@ final class ClusterFixture {
     }
 
     /** The seed member the status records. */
+    /** The status records an upgrade to {@code v} as failed. */
+    ClusterFixture failedUpgrade(String v) {
+        failedUpgrade = v;
+        return this;
+    }
+
     ClusterFixture seed(String name) {
         seed = name;
         return this;
@@ -447,7 +454,7 @@ final class ClusterFixture {
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
                 Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed, initialMembers,
-                startsFromSeed);
+                startsFromSeed, failedUpgrade);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */

@@ -972,6 +972,18 @@ class ClusterPlannerTest {
                 .isInstanceOf(Step.ResetMemberImage.class);
     }
 
+    /** An upgrade recorded as failed is not tried on the next member while spec.version names it. */
+    @Test
+    void anUpgradeRecordedAsFailedIsNotTriedAgainUntilSpecVersionChanges() {
+        assertThat(plan(running(3, "3.5.35").version("3.6.16").failedUpgrade("3.6.16")))
+                .isInstanceOfSatisfying(Step.Refuse.class, r -> {
+                    assertThat(r.reason()).isEqualTo(VersionPolicy.UPGRADE_FAILED);
+                    assertThat(r.message()).contains("set spec.version to 3.5.35");
+                });
+        assertThat(plan(running(3, "3.5.35").version("3.6.16").failedUpgrade("3.6.15")))
+                .isInstanceOf(UpgradeMember.class);
+    }
+
     /**
      * An upgrade whose new release crash-loops on a member, then spec.version set back: the member gets the version
      * the others run in place, also without quorum (two members, no claims: it cannot be removed, and no other step

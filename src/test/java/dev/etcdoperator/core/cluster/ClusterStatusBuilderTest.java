@@ -414,6 +414,33 @@ class ClusterStatusBuilderTest {
         assertCondition(busy, "Recovering", "True", "ReplacingDeadMember");
     }
 
+    /**
+     * An upgrade whose new release fails on the first member given it: the member is taken out (replaced without
+     * claims, made again at the running version on its claim), the version is recorded as failed, and the rollout
+     * says so instead of upgrading the next member into the same failure.
+     */
+    @Test
+    void anUpgradeWhoseReleaseFailsOnAMemberIsRecordedAsFailed() {
+        EtcdClusterStatus replaced = report(running(3, "3.5.35").version("3.6.16").podVersion("demo-b", "3.6.16")
+                .podCrashLooping("demo-b").unhealthy("demo-b"));
+        assertThat(replaced.getFailedUpgradeVersion()).isEqualTo("3.6.16");
+        assertCondition(replaced, "Upgrading", "False", VersionPolicy.UPGRADE_FAILED, "kubectl logs");
+
+        EtcdClusterStatus onClaims = report(running(3, "3.5.35").persistent().version("3.6.16")
+                .podVersion("demo-b", "3.6.16").podCrashLooping("demo-b").unhealthy("demo-b"));
+        assertThat(onClaims.getFailedUpgradeVersion()).isEqualTo("3.6.16");
+
+        EtcdClusterStatus after = report(replaced, running(3, "3.5.35").version("3.6.16").failedUpgrade("3.6.16"));
+        assertThat(after.getFailedUpgradeVersion()).as("kept while spec.version names it").isEqualTo("3.6.16");
+        assertCondition(after, "Upgrading", "False", VersionPolicy.UPGRADE_FAILED);
+        EtcdClusterStatus back = report(after, running(3, "3.5.35").failedUpgrade("3.6.16"));
+        assertThat(back.getFailedUpgradeVersion()).as("spec.version set back").isNull();
+
+        // a member of a new cluster failing on the only version it ever ran is no failed upgrade
+        EtcdClusterStatus fresh = report(running(3, "3.6.16").podCrashLooping("demo-b").unhealthy("demo-b"));
+        assertThat(fresh.getFailedUpgradeVersion()).isNull();
+    }
+
     /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
     @Test
     void aDowngradeThatWillBeRefusedIsNotOnHoldWhileAnotherStepComesFirst() {
