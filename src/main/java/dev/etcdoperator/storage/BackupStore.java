@@ -20,6 +20,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import java.io.IOException;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -94,8 +96,7 @@ public final class BackupStore implements BackupStorage.Store {
     public List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline) {
         List<StoredBackup> found = new ArrayList<>();
         try {
-            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(prefix.bucket()).prefix(prefix.key() + "_v")
-                    .overrideConfiguration(within(deadline))).contents()) {
+            for (S3Object o : objects(prefix.bucket(), prefix.key() + "_v", deadline, "listing " + prefix + "_v*")) {
                 if (BackupNames.parsePeriodic(prefix.key(), o.key()).isPresent()) {
                     found.add(seen.get(storeId(), prefix.bucket(), o.key(), o.eTag(),
                             () -> StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline))));
@@ -367,24 +368,21 @@ public final class BackupStore implements BackupStorage.Store {
         String listPrefix = periodic ? target.key() + "_v" : target.key() + ".partial-";
         java.util.Set<String> aborted = new java.util.HashSet<>();
         try {
-            for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
-                    .prefix(listPrefix).overrideConfiguration(within(deadline))).uploads()) {
+            for (MultipartUpload u : uploads(target.bucket(), listPrefix, deadline)) {
                 cleaned += abortIfOwnAndOld(target, periodic, owner, startedBefore, deadline, u, aborted);
             }
-            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(listPrefix)
-                    .overrideConfiguration(within(deadline))).contents()) {
+            for (S3Object o : objects(target.bucket(), listPrefix, deadline, "listing " + target.bucket() + "/"
+                    + listPrefix + "*")) {
                 if (!BackupNames.isOwnPartial(o.key(), target.key(), periodic, owner)) {
                     continue;
                 }
-                for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
-                        .prefix(o.key()).overrideConfiguration(within(deadline))).uploads()) {
+                for (MultipartUpload u : uploads(target.bucket(), o.key(), deadline)) {
                     if (o.key().equals(u.key())) {
                         cleaned += abortIfOwnAndOld(target, periodic, owner, startedBefore, deadline, u, aborted);
                     }
                 }
                 String backupKey = BackupNames.backupKeyOf(o.key()).orElseThrow();
-                for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(target.bucket())
-                        .prefix(backupKey).overrideConfiguration(within(deadline))).uploads()) {
+                for (MultipartUpload u : uploads(target.bucket(), backupKey, deadline)) {
                     if (backupKey.equals(u.key()) && markedBy(o, u) && u.initiated().isBefore(startedBefore)) {
                         cleaned += abortOnce(target, deadline, u, aborted);
                     }
@@ -437,6 +435,20 @@ public final class BackupStore implements BackupStorage.Store {
     }
 
     /** Each call gets the rest of the backup's time, at most {@link #CALL_TIME}. */
+    private List<S3Object> objects(String bucket, String prefix, Instant deadline, String what) {
+        return Listing.items(s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)
+                .overrideConfiguration(within(deadline))), ListObjectsV2Response::contents,
+                ListObjectsV2Response::nextContinuationToken, deadline, what);
+    }
+
+    private List<MultipartUpload> uploads(String bucket, String prefix, Instant deadline) {
+        return Listing.items(s3.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(prefix)
+                .overrideConfiguration(within(deadline))), ListMultipartUploadsResponse::uploads,
+                page -> Boolean.TRUE.equals(page.isTruncated())
+                        ? List.of(String.valueOf(page.nextKeyMarker()), String.valueOf(page.nextUploadIdMarker()))
+                        : null, deadline, "listing the uploads under " + bucket + "/" + prefix);
+    }
+
     private static java.util.function.Consumer<AwsRequestOverrideConfiguration.Builder> within(Instant deadline) {
         Duration left = Duration.between(Instant.now(), deadline);
         if (left.isNegative() || left.isZero()) {
