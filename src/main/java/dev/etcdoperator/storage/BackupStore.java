@@ -161,7 +161,8 @@ public final class BackupStore implements BackupStorage.Store {
                         + metadata.get(BackupMetadata.ENCRYPTION_SECRET) + "): set s3.clientSideEncryption to a Secret"
                         + " holding that key", false);
             }
-            InputStream stored = new SnapshotUpload.DigestingStream(new ReadFailures(in), digest);
+            InputStream stored = new SnapshotUpload.DigestingStream(BoundedRead.of(new ReadFailures(in),
+                    location.toString(), in.response().contentLength(), Instant.now()), digest);
             try (InputStream plain = key == null ? stored : BackupCipher.decrypt(stored, key, location.toString())) {
                 byte[] buffer = new byte[1 << 16];
                 int n;
@@ -182,6 +183,9 @@ public final class BackupStore implements BackupStorage.Store {
                     + key + ": its ciphertext was changed, cut or damaged (" + e.getMessage() + ")", false, e);
         } catch (BackupFailure e) {
             throw e;
+        } catch (BoundedRead.TooMuch e) {
+            throw e.tooSlow ? new BackupFailure(BackupFailure.TIMEOUT, e.getMessage(), true, e)
+                    : new BackupFailure(BackupFailure.VERIFICATION_FAILED, e.getMessage(), false, e);
         } catch (RuntimeException e) {
             throw S3Errors.translate("read " + location, e, null, BackupFailure.UPLOAD_FAILED);
         }

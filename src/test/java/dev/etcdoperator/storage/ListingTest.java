@@ -11,13 +11,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectTaggingRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectTaggingResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 
-/** A store whose listings never end, or go round, cannot hold a backup worker past the backup's deadline. */
+/**
+ * A store whose listings never end, or go round, cannot hold a backup worker past the backup's deadline; nor can an
+ * object that never ends.
+ */
 class ListingTest {
     static final S3Location PREFIX = new S3Location("backups", "prod/hourly");
 
@@ -54,6 +62,36 @@ class ListingTest {
         @Override
         public void close() {
         }
+    }
+
+    /** A backup read whole for its checks: an object that never ends is refused, not read for good. */
+    @Test
+    void verifyingAnObjectThatNeverEndsStops() {
+        S3Client endless = new S3Client() {
+            @Override
+            public software.amazon.awssdk.core.ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest r) {
+                return new software.amazon.awssdk.core.ResponseInputStream<>(GetObjectResponse.builder()
+                        .eTag("\"e\"").build(), AbortableInputStream.create(new BoundedReadTest.Endless()));
+            }
+
+            @Override
+            public GetObjectTaggingResponse getObjectTagging(GetObjectTaggingRequest r) {
+                return GetObjectTaggingResponse.builder().build();
+            }
+
+            @Override
+            public String serviceName() {
+                return "s3";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        BackupStore store = new BackupStore(endless, 5 << 20, 2);
+        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> assertThatThrownBy(() -> store.verify(
+                new S3Location("backups", "prod/one.db"))).isInstanceOfSatisfying(BackupFailure.class,
+                        f -> assertThat(f.getMessage()).contains("more than any etcd snapshot")));
     }
 
     @Test
