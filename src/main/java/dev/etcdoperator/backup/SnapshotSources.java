@@ -108,8 +108,15 @@ final class SnapshotSources {
         }
         SourceChoice.Candidate best = SourceChoice.best(answered).orElseThrow(() -> new BackupFailure(
                 BackupFailure.ETCD_UNREACHABLE, "no etcd member answered at " + String.join(", ", endpoints) + ": "
-                        + String.join("; ", problems), true));
+                        + problems(problems), true));
         return new Found(List.copyOf(answered), best);
+    }
+
+    /** The first few members' problems: a member list may name any number of addresses. */
+    static String problems(List<String> problems) {
+        int shown = Math.min(problems.size(), 5);
+        return String.join("; ", problems.subList(0, shown)) + (problems.size() > shown ? "; and "
+                + (problems.size() - shown) + " more" : "");
     }
 
     /**

@@ -32,6 +32,7 @@ import dev.etcdoperator.core.restore.RestoreStatusBuilder;
 import dev.etcdoperator.core.restore.SeedStaging;
 import dev.etcdoperator.core.restore.SnapshotUrl;
 import dev.etcdoperator.core.status.Conditions;
+import dev.etcdoperator.core.status.Messages;
 import dev.etcdoperator.core.status.SpecValidity;
 import dev.etcdoperator.core.validation.RestoreSpecValidator;
 import dev.etcdoperator.core.validation.Validation;
@@ -700,7 +701,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         status.setConsecutiveFailures(failures);
         status.setLastAttemptDate(now());
         status.setSucceeded(false);
-        status.setReason(failure.reason() + ": " + failure.getMessage());
+        status.setReason(Messages.bounded(failure.reason() + ": " + failure.getMessage()));
         if (status.getPhase() == null) {
             status.setPhase(RestorePhase.Preflight.name());
         }
@@ -871,7 +872,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                 restore.getMetadata().getName());
         status.setPhase(RestorePhase.Failed.name());
         status.setSucceeded(false);
-        status.setReason(reason + ": " + message);
+        status.setReason(Messages.bounded(reason + ": " + message));
         setCondition(restore, CONDITION_OF.get(phase), Conditions.FALSE, reason, message);
         events.warning(restore, reason, message);
         metrics.finished(restore.getMetadata().getNamespace(), restore.getMetadata().getName(),

@@ -50,11 +50,11 @@ final class S3Errors {
             if (s3.statusCode() == 403 || "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)
                     || "AccessDenied".equals(code)) {
                 return new BackupFailure(BackupFailure.S3_ACCESS_DENIED, what + ": access denied ("
-                        + (code == null ? "HTTP " + s3.statusCode() : code)
+                        + (code == null ? "HTTP " + s3.statusCode() : cut(code))
                         + "); check the credentials in the AWS Secret and the bucket's permissions", true, failure);
             }
-            return new BackupFailure(fallback, what + " failed: " + (code == null ? "HTTP " + s3.statusCode() : code)
-                    + " " + message(failure), true, failure);
+            return new BackupFailure(fallback, what + " failed: " + (code == null ? "HTTP " + s3.statusCode()
+                    : cut(code)) + " " + message(failure), true, failure);
         }
         if (causedBy(failure, ConnectException.class) || causedBy(failure, UnknownHostException.class)
                 || causedBy(failure, NoRouteToHostException.class)) {

@@ -63,7 +63,7 @@ public class EventRecorder {
                 metadata.getUid());
         String newName = eventName(metadata.getName(), Long.toHexString(System.nanoTime()).toLowerCase(Locale.ROOT));
         EventCorrelator.Decision decision = correlator.observe(new EventCorrelator.Occurrence(subject, type, reason,
-                message), newName, clock.instant());
+                dev.etcdoperator.core.status.Messages.bounded(message)), newName, clock.instant());
         try {
             if (decision.isNew()) {
                 create(about, type, reason, decision);

@@ -17,4 +17,14 @@ class S3ErrorsTest {
                 .endsWith("(" + (5_000_000 - S3Errors.MAX_MESSAGE) + " more characters)");
         assertThat(S3Errors.message(new IOException("Access Denied"))).isEqualTo("Access Denied");
     }
+
+    /** The error code is the store's words too. */
+    @Test
+    void aStoresLongErrorCodeIsCut() {
+        var e = software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(500)
+                .awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
+                        .errorCode("E".repeat(100_000)).errorMessage("m").build()).build();
+        assertThat(S3Errors.translate("list b/p", e, null, "UploadFailed").getMessage())
+                .hasSizeLessThan(2 * S3Errors.MAX_MESSAGE + 200);
+    }
 }

@@ -93,10 +93,11 @@ public final class BackupStatusBuilder {
     public String failed(EtcdBackupStatus status, BackupFailure failure, Instant done, Instant retry, Long generation) {
         int failures = (status.getConsecutiveFailures() == null ? 0 : status.getConsecutiveFailures()) + 1;
         status.setSucceeded(false);
-        status.setReason(failure.reason() + ": " + failure.getMessage());
+        status.setReason(dev.etcdoperator.core.status.Messages.bounded(failure.reason() + ": " + failure.getMessage()));
         status.setLastAttemptDate(format(done));
         status.setConsecutiveFailures(failures);
-        String message = failure.getMessage() + "; next attempt at " + format(retry);
+        String message = dev.etcdoperator.core.status.Messages.bounded(failure.getMessage()) + "; next attempt at "
+                + format(retry);
         conditions.put(status, CONDITION, Conditions.FALSE, failure.reason(), message, generation);
         readiness.notReady(status, failure.reason(), message, generation);
         return message;

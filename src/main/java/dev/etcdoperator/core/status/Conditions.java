@@ -28,6 +28,7 @@ public final class Conditions {
 
     /** Returns the list with {@code wanted} set in place of any condition of its type; {@code current} is not changed. */
     public List<Condition> set(List<Condition> current, Condition wanted, Long generation) {
+        wanted.setMessage(Messages.bounded(wanted.getMessage()));
         List<Condition> result = new ArrayList<>();
         boolean placed = false;
         String now = now();

@@ -23,6 +23,17 @@ class BackupStatusBuilderTest {
     }
 
     @Test
+    void aFailureOfAnyLengthIsRecordedInAStatusThatFits() {
+        EtcdBackupStatus status = new EtcdBackupStatus();
+        builder.failed(status, new BackupFailure(BackupFailure.ETCD_UNREACHABLE, "x".repeat(2_000_000), true), T,
+                T.plusSeconds(5), 1L);
+        assertThat(status.getReason()).hasSizeLessThan(dev.etcdoperator.core.status.Messages.MAX + 100)
+                .endsWith("more characters)");
+        assertThat(status.getConditions()).isNotEmpty().allSatisfy(c -> assertThat(c.getMessage())
+                .hasSizeLessThan(dev.etcdoperator.core.status.Messages.MAX + 100));
+    }
+
+    @Test
     void aSuccessIsRememberedAndAFailureDoesNotForgetIt() {
         EtcdBackupStatus status = new EtcdBackupStatus();
         assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(BackupPlanner.LastBackup.none());
