@@ -94,13 +94,26 @@ public class BackupMetrics {
         Timer.builder(DRILL_DURATION).description("How long restore drills took.")
                 .tags(tags.and("result", verifiedAt == null ? "failure" : "success")).register(registry).record(took);
         if (verifiedAt != null) {
-            lastVerified.computeIfAbsent(new Key(namespace, backup), k -> {
-                AtomicLong at = new AtomicLong();
-                Gauge.builder(LAST_VERIFIED, at, AtomicLong::get).description("When a restore drill last verified a"
-                        + " backup of this EtcdBackup (Unix seconds).").tags(tags).register(registry);
-                return at;
-            }).set(verifiedAt.getEpochSecond());
+            lastVerified(namespace, backup, cluster).set(verifiedAt.getEpochSecond());
         }
+    }
+
+    /**
+     * What the status remembers of the last verified backup: after an operator restart the last-verified series is
+     * there before the next drill verifies one (an alert on its age must see drills that keep failing).
+     */
+    void rememberedVerified(String namespace, String backup, String cluster, Instant verifiedAt) {
+        lastVerified(namespace, backup, cluster).accumulateAndGet(verifiedAt.getEpochSecond(), Math::max);
+    }
+
+    private AtomicLong lastVerified(String namespace, String backup, String cluster) {
+        return lastVerified.computeIfAbsent(new Key(namespace, backup), k -> {
+            AtomicLong at = new AtomicLong();
+            Gauge.builder(LAST_VERIFIED, at, AtomicLong::get).description("When a restore drill last verified a"
+                    + " backup of this EtcdBackup (Unix seconds).").tags(tags(namespace, backup, cluster))
+                    .register(registry);
+            return at;
+        });
     }
 
     /** Drops every series of a deleted EtcdBackup, so that no alert fires on a backup that is gone. */

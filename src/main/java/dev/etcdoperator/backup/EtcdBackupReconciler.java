@@ -289,9 +289,22 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
                 backup.getMetadata().getGeneration());
     }
 
-    /** The last successful backup the status remembers, in the metrics (an operator restart forgets them). */
+    /**
+     * The last successful backup and the last verified one the status remembers, in the metrics (an operator restart
+     * forgets them).
+     */
     private void remembered(EtcdBackup backup) {
         EtcdBackupStatus status = backup.getStatus();
+        String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
+        if (status.getLastVerifiedDate() != null && backup.getSpec().getRestoreDrill() != null) {
+            try {
+                metrics.rememberedVerified(backup.getMetadata().getNamespace(), backup.getMetadata().getName(),
+                        cluster, Instant.parse(status.getLastVerifiedDate()));
+            } catch (java.time.format.DateTimeParseException e) {
+                LOG.debugf("EtcdBackup %s/%s: lastVerifiedDate %s is no time", backup.getMetadata().getNamespace(),
+                        backup.getMetadata().getName(), status.getLastVerifiedDate());
+            }
+        }
         // a one-shot backup's last success only grows old: an alert on its age would fire for ever
         if (status.getLastSuccessDate() == null || interval(backup.getSpec().getBackupPolicy()).isZero()) {
             return;

@@ -337,6 +337,19 @@ class EtcdBackupReconcilerTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && pool.queued() == 0);
     }
 
+    /** After an operator restart the last-verified series is there at once: its alert sees drills that keep failing. */
+    @Test
+    void theLastVerifiedBackupTheStatusRemembersIsInTheMetricsAfterARestart() {
+        EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
+        EtcdBackup backup = drilled(0, 1);
+        backup.getStatus().setLastVerifiedDate("2026-11-29T10:00:00Z");
+        backup.getStatus().setLastVerifiedBackupPath("etcd-backups/hourly-0_v3");
+        reconciler.reconcile(backup, null);
+        assertThat(registry.get(BackupMetrics.LAST_VERIFIED).tag("backup", "hourly-0").gauge().value())
+                .isEqualTo(Instant.parse("2026-11-29T10:00:00Z").getEpochSecond());
+        awaitIdle();
+    }
+
     @Test
     void aBackupWithADrillIsRestoredAfterwardsAndVerifiedWithAnEventAndTheTimeItWasVerified() {
         EtcdBackupReconciler reconciler = reconciler((backup, interval) -> taken(backup));
