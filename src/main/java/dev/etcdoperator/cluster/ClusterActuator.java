@@ -49,9 +49,9 @@ final class ClusterActuator {
         int added = 0;
         PodMaker pods = new PodMaker(cluster, naming, tlsKeys);
         if (step instanceof Step.RecordSeed record) {
-            // the status builder records the seed; a reseed request is consumed here, once, before that
+            // the status builder records the seed; the reseed request is removed once the status no longer reports
+            // the loss (see consumeAnsweredRequests): removed first, a failed status write would lose it
             if (record.reseed()) {
-                consumeReseedRequest(cluster);
                 events.warning(cluster, "ClusterReseeded", record.describe());
             }
         } else if (step instanceof Step.CreateSeed seed) {
@@ -152,10 +152,8 @@ final class ClusterActuator {
                 }
             }
         } else if (step instanceof Step.RecordQuorumRecovery record) {
-            // the status builder records the recovery; an approval is consumed here, once, before that
-            if (record.approved()) {
-                consumeAnnotation(cluster, ClusterAnnotations.RECOVER_QUORUM);
-            }
+            // the status builder records the recovery; the approval is removed once the status records it (see
+            // consumeAnsweredRequests): removed first, a failed status write would lose it
             events.warning(cluster, "QuorumRecoveryStarted", record.describe());
         } else if (step instanceof Step.CreateRecoveryMember recovery) {
             if (pods.createRecoveryMember(recovery)) {
@@ -254,8 +252,31 @@ final class ClusterActuator {
      * Removes the reseed annotation, on the condition that it still names this cluster's uid (a JSON patch test):
      * the request is acted on once.
      */
-    private void consumeReseedRequest(EtcdCluster cluster) {
-        consumeAnnotation(cluster, ClusterAnnotations.RESEED);
+    /**
+     * Removes a person's request annotations once the status shows they were acted on, so that none stands as an
+     * order for a later loss: an approval to recover from a survivor once the status records a recovery (at once,
+     * for one made while the operator waits for no person), a reseed request once the status no longer reports every
+     * member lost (at once, for one made before any such loss).
+     */
+    void consumeAnsweredRequests(EtcdCluster cluster) {
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String uid = cluster.getMetadata().getUid();
+        if (annotations == null || uid == null) {
+            return;
+        }
+        dev.etcdoperator.api.v1beta2.EtcdClusterStatus status = cluster.getStatus();
+        try {
+            if (uid.equals(annotations.get(ClusterAnnotations.RECOVER_QUORUM)) && (status != null
+                    && status.getQuorumRecovery() != null || !QuorumLossView.awaitingPerson(status))) {
+                consumeAnnotation(cluster, ClusterAnnotations.RECOVER_QUORUM);
+            }
+            if (uid.equals(annotations.get(ClusterAnnotations.RESEED)) && !ClusterObserver.reseedRequested(cluster)) {
+                consumeAnnotation(cluster, ClusterAnnotations.RESEED);
+            }
+        } catch (KubernetesClientException e) {
+            LOG.debugf("%s/%s: a request annotation was not removed (%s); tried again later",
+                    cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), e.getMessage());
+        }
     }
 
     /** Removes a request annotation on the condition that it still names this cluster's uid (a JSON patch test). */

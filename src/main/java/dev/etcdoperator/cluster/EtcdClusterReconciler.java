@@ -342,6 +342,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
         long acting = System.nanoTime();
+        actuator.consumeAnsweredRequests(cluster);
         try {
             int added = actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(),
                     step, seedSnapshot, tlsKeys);

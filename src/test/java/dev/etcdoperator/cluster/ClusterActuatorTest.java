@@ -48,6 +48,63 @@ class ClusterActuatorTest {
                 .sorted().toList();
     }
 
+    /**
+     * A person's request (an approval to recover from a survivor, a reseed) is removed only once the status shows it
+     * was acted on: removed while acting, a status write that fails afterwards would lose it.
+     */
+    @Test
+    void aPersonsRequestIsRemovedOnlyOnceTheStatusShowsItWasActedOn() {
+        EtcdCluster cluster = Serialization.clone(CLUSTER);
+        cluster.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of(
+                dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM, "uid-alpha",
+                dev.etcdoperator.api.v1beta2.ClusterAnnotations.RESEED, "uid-alpha")));
+        cluster.setStatus(new dev.etcdoperator.api.v1beta2.EtcdClusterStatus());
+        cluster.getStatus().setPhase(dev.etcdoperator.core.cluster.ClusterStatusBuilder.PHASE_FAILED);
+        cluster.getStatus().setReason(dev.etcdoperator.core.cluster.ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST);
+        var waiting = new dev.etcdoperator.api.v1beta2.Condition();
+        waiting.setType(dev.etcdoperator.core.cluster.ClusterStatusBuilder.QUORUM_RECOVERY);
+        waiting.setStatus("False");
+        waiting.setReason(dev.etcdoperator.core.cluster.QuorumRecoveryPlanner.WAITING_FOR_PERSON);
+        cluster.getStatus().setConditions(new java.util.ArrayList<>(List.of(waiting)));
+        client.resource(cluster).create();
+        ClusterActuator actuator = new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC()));
+
+        actuator.act(cluster, notStarted(List.of(), null), Optional.empty(), Map.of(),
+                new Step.RecordQuorumRecovery("alpha-a", "alpha-x", 7, 9, true, "approved"), Optional.empty(),
+                MemberTlsKeys.COREOS);
+        actuator.act(cluster, notStarted(List.of(), null), Optional.empty(), Map.of(),
+                new Step.RecordSeed("alpha-y", true), Optional.empty(), MemberTlsKeys.COREOS);
+        actuator.consumeAnsweredRequests(cluster);
+        assertThat(annotations()).as("nothing recorded yet").containsKeys(
+                dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM,
+                dev.etcdoperator.api.v1beta2.ClusterAnnotations.RESEED);
+
+        var recovery = new dev.etcdoperator.api.v1beta2.QuorumRecoveryStatus();
+        recovery.setSurvivor("alpha-a");
+        recovery.setMember("alpha-x");
+        cluster.getStatus().setQuorumRecovery(recovery);
+        cluster.getStatus().setPhase("Creating");
+        cluster.getStatus().setReason(null);
+        actuator.consumeAnsweredRequests(cluster);
+        assertThat(annotations()).doesNotContainKeys(dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM,
+                dev.etcdoperator.api.v1beta2.ClusterAnnotations.RESEED);
+
+        // made while nobody is asked: no standing order for a later loss
+        EtcdCluster early = client.resources(EtcdCluster.class).inNamespace("prod").withName("alpha").get();
+        early.getMetadata().getAnnotations().put(dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM,
+                early.getMetadata().getUid());
+        early = client.resource(early).update();
+        early.setStatus(new dev.etcdoperator.api.v1beta2.EtcdClusterStatus());
+        actuator.consumeAnsweredRequests(early);
+        assertThat(annotations()).doesNotContainKey(dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM);
+    }
+
+    private Map<String, String> annotations() {
+        Map<String, String> a = client.resources(EtcdCluster.class).inNamespace("prod").withName("alpha").get()
+                .getMetadata().getAnnotations();
+        return a == null ? Map.of() : a;
+    }
+
     @Test
     void firstMembersWhosePodsExistAlreadyAreNotBroughtInAgain() {
         List<String> names = List.of("alpha-a", "alpha-b", "alpha-c");
