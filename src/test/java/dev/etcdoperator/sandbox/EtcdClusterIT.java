@@ -301,9 +301,12 @@ class EtcdClusterIT {
         });
         awaitConverged("delta", 1);
         assertThat(status("delta").getSeedMember()).isNotEqualTo(seed);
-        Map<String, String> after = client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").get()
-                .getMetadata().getAnnotations();
-        assertThat(after == null ? Map.of() : after).doesNotContainKey("etcd.database.coreos.com/reseed");
+        // removed once the status shows the new seed recorded
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            Map<String, String> after = client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").get()
+                    .getMetadata().getAnnotations();
+            assertThat(after == null ? Map.of() : after).doesNotContainKey("etcd.database.coreos.com/reseed");
+        });
         assertThat(events("delta")).extracting(Event::getReason).contains("ClusterReseeded");
         client().resources(EtcdCluster.class).inNamespace(NS).withName("delta").delete();
     }
