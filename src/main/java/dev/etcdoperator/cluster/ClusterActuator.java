@@ -131,23 +131,24 @@ final class ClusterActuator {
             }
             events.normal(cluster, Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? "MemberReplaced"
                     : "MemberRemoved", remove.describe());
+            if (o.claims().contains(remove.name())) {
+                // the removed member's data is of no member now; deleted here, not with its pod, which may be
+                // terminating or gone already (then nothing would ever delete the claim), and before its pod, so
+                // that an operator stopped in between leaves a pod that is no member (deleted by a later step) rather
+                // than a claim nothing deletes. Kubernetes keeps a claim until no pod uses it.
+                try {
+                    client.persistentVolumeClaims().inNamespace(o.namespace()).withName(remove.name()).delete();
+                } catch (KubernetesClientException e) {
+                    LOG.warnf("%s/%s: deleting the claim of removed member %s failed: %s", o.namespace(),
+                            o.cluster(), remove.name(), e.getMessage());
+                }
+            }
             if (remove.deleteFailedPod()) {
                 try {
                     client.pods().inNamespace(o.namespace()).withName(remove.name()).delete();
                 } catch (KubernetesClientException e) {
                     // the member is removed: its pod is no member now, and a later step deletes it (DeletePod)
                     LOG.debugf("%s/%s: deleting the failed pod %s failed, left to a later step: %s", o.namespace(),
-                            o.cluster(), remove.name(), e.getMessage());
-                }
-            }
-            if (o.claims().contains(remove.name())) {
-                // the removed member's data is of no member now; deleted here, not with its pod, which may be
-                // terminating or gone already (then nothing would ever delete the claim). Kubernetes keeps a claim
-                // until no pod uses it.
-                try {
-                    client.persistentVolumeClaims().inNamespace(o.namespace()).withName(remove.name()).delete();
-                } catch (KubernetesClientException e) {
-                    LOG.warnf("%s/%s: deleting the claim of removed member %s failed: %s", o.namespace(),
                             o.cluster(), remove.name(), e.getMessage());
                 }
             }
@@ -161,22 +162,24 @@ final class ClusterActuator {
             }
         } else if (step instanceof Step.RetireSurvivor retire) {
             for (String pod : retire.pods()) {
-                client.pods().inNamespace(o.namespace()).withName(pod).delete();
                 if (o.persistent()) {
-                    // back on its claim it would be a member of the old cluster again
+                    // back on its claim it would be a member of the old cluster again; deleted before the pod, which
+                    // keeps it until it is gone, so that an operator stopped in between leaves no claim behind
                     client.persistentVolumeClaims().inNamespace(o.namespace()).withName(pod).delete();
                 }
+                client.pods().inNamespace(o.namespace()).withName(pod).delete();
             }
             events.normal(cluster, "SurvivorRetired", retire.describe());
         } else if (step instanceof Step.CreateRestore restore) {
             new QuorumRestores(client).create(cluster, restore);
             events.warning(cluster, "QuorumRestoreCreated", restore.describe());
         } else if (step instanceof Step.DeletePod delete) {
-            client.pods().inNamespace(o.namespace()).withName(delete.name()).delete();
             if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())
                     || Step.DeletePod.RECOVERY_MEMBER_FAILED.equals(delete.reason())) {
+                // before the pod (which keeps it until it is gone): stopped in between, no claim is left behind
                 client.persistentVolumeClaims().inNamespace(o.namespace()).withName(delete.name()).delete();
             }
+            client.pods().inNamespace(o.namespace()).withName(delete.name()).delete();
             events.normal(cluster, "PodDeleted", delete.describe());
         } else if (step instanceof Step.CompactKeyspace compact) {
             admin.orElseThrow(() -> new IllegalStateException("no member to compact through")).compact(compact.revision());
