@@ -258,7 +258,7 @@ final class ClusterActuator {
     /**
      * Removes a person's request annotations once the status shows they were acted on, so that none stands as an
      * order for a later loss: an approval to recover from a survivor once the status records a recovery (at once,
-     * for one made while the operator waits for no person), a reseed request once the status no longer reports every
+     * for one made while no loss of quorum is recorded), a reseed request once the status no longer reports every
      * member lost (at once, for one made before any such loss).
      */
     void consumeAnsweredRequests(EtcdCluster cluster) {
@@ -269,8 +269,8 @@ final class ClusterActuator {
         }
         dev.etcdoperator.api.v1beta2.EtcdClusterStatus status = cluster.getStatus();
         try {
-            if (uid.equals(annotations.get(ClusterAnnotations.RECOVER_QUORUM)) && (status != null
-                    && status.getQuorumRecovery() != null || !QuorumLossView.awaitingPerson(status))) {
+            if (uid.equals(annotations.get(ClusterAnnotations.RECOVER_QUORUM)) && (status == null
+                    || status.getQuorumRecovery() != null || status.getQuorumLostSince() == null)) {
                 consumeAnnotation(cluster, ClusterAnnotations.RECOVER_QUORUM);
             }
             if (uid.equals(annotations.get(ClusterAnnotations.RESEED)) && !ClusterObserver.reseedRequested(cluster)) {

@@ -162,7 +162,7 @@ final class ClusterObserver {
             }
         }
         if (!runOncePodsReplaceable(cluster, restoreEnded)) {
-            memberPods.replaceAll(p -> p.runsOnce() ? p.restartingInPlace() : p);
+            memberPods.replaceAll(ClusterObserver::notReplaceable);
         }
         EtcdClusterStatus status = cluster.getStatus();
         String current = status == null ? null : status.getCurrentVersion();
@@ -446,6 +446,15 @@ final class ClusterObserver {
         String staged = annotations == null ? null : annotations.get(RestoreAnnotations.SEED_MEMBER);
         return RestoreSeed.snapshotSecret(cluster).isPresent() && naming.isMemberName(staged)
                 && MEMBER_NAME.matcher(staged).matches() ? staged : recorded;
+    }
+
+    /**
+     * A pod that runs once, seen as one that restarts in place while such pods may not be replaced yet (a restore
+     * still finishing); one that ended stays as it is: a restored seed that failed is its restore's to retry or
+     * report, not the planner's to make again.
+     */
+    static MemberPod notReplaceable(MemberPod p) {
+        return p.runsOnce() && !p.stopped() ? p.restartingInPlace() : p;
     }
 
     /** See {@link ClusterObservation#startsFromSeed()}. */

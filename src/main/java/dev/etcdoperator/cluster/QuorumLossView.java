@@ -32,18 +32,13 @@ final class QuorumLossView {
         EtcdClusterStatus status = cluster.getStatus();
         Map<String, String> annotations = cluster.getMetadata().getAnnotations();
         String approval = annotations == null ? null : annotations.get(ClusterAnnotations.RECOVER_QUORUM);
-        boolean awaiting = awaitingPerson(status);
+        boolean awaiting = status != null && Conditions.find(status.getConditions(),
+                ClusterStatusBuilder.QUORUM_RECOVERY).map(c -> QuorumRecoveryPlanner.WAITING_FOR_PERSON
+                        .equals(c.getReason()) || QuorumRecoveryPlanner.APPROVAL_REFUSED.equals(c.getReason()))
+                .orElse(false);
         return new QuorumLoss(policy, grace, status == null ? null : instant(status.getQuorumLostSince()), approval,
                 cluster.getMetadata().getUid(), awaiting, status == null ? null : recovery(status.getQuorumRecovery()),
                 QuorumLossRecovery.FROM_BACKUP.equals(policy) ? newestBackup(cluster, backups) : null);
-    }
-
-    /** The status says the operator waits for a person to approve a recovery (or refused an approval). */
-    static boolean awaitingPerson(EtcdClusterStatus status) {
-        return status != null && Conditions.find(status.getConditions(), ClusterStatusBuilder.QUORUM_RECOVERY)
-                .map(c -> QuorumRecoveryPlanner.WAITING_FOR_PERSON.equals(c.getReason())
-                        || QuorumRecoveryPlanner.APPROVAL_REFUSED.equals(c.getReason()))
-                .orElse(false);
     }
 
     private static QuorumLoss.Recovery recovery(QuorumRecoveryStatus r) {

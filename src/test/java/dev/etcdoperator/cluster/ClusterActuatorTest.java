@@ -66,6 +66,7 @@ class ClusterActuatorTest {
         waiting.setStatus("False");
         waiting.setReason(dev.etcdoperator.core.cluster.QuorumRecoveryPlanner.WAITING_FOR_PERSON);
         cluster.getStatus().setConditions(new java.util.ArrayList<>(List.of(waiting)));
+        cluster.getStatus().setQuorumLostSince("2026-11-30T10:00:00Z");
         client.resource(cluster).create();
         ClusterActuator actuator = new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC()));
 
@@ -89,7 +90,7 @@ class ClusterActuatorTest {
         assertThat(annotations()).doesNotContainKeys(dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM,
                 dev.etcdoperator.api.v1beta2.ClusterAnnotations.RESEED);
 
-        // made while nobody is asked: no standing order for a later loss
+        // made while no loss of quorum is recorded: no standing order for a later loss
         EtcdCluster early = client.resources(EtcdCluster.class).inNamespace("prod").withName("alpha").get();
         early.getMetadata().getAnnotations().put(dev.etcdoperator.api.v1beta2.ClusterAnnotations.RECOVER_QUORUM,
                 early.getMetadata().getUid());

@@ -12,6 +12,7 @@ import java.util.Set;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.core.cluster.ClusterObservation;
+import dev.etcdoperator.core.cluster.MemberPod;
 import dev.etcdoperator.core.cluster.DatabaseSpace;
 import dev.etcdoperator.core.cluster.FragmentationThreshold;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -217,6 +218,16 @@ class ClusterObserverTest {
         assertThat(ClusterObserver.memberPod(always).runsOnce()).isFalse();
         assertThat(ClusterObserver.memberPod(pod("Running", "{running: {startedAt: '2026-01-01T00:00:00Z'}}"))
                 .runsOnce()).isFalse();
+    }
+
+    @Test
+    void aRunOncePodThatEndedIsNotMaskedAsOneThatRestarts() {
+        MemberPod running = MemberPod.starting("demo-a", "3.5.35", false).runningOnce();
+        assertThat(ClusterObserver.notReplaceable(running).runsOnce()).isFalse();
+        MemberPod ended = new MemberPod("demo-a", false, false, false, "3.5.35", false, true, null, false, false)
+                .runningOnce();
+        assertThat(ended.stopped()).isTrue();
+        assertThat(ClusterObserver.notReplaceable(ended).runsOnce()).as("its restore's to retry").isTrue();
     }
 
     @Test

@@ -457,14 +457,13 @@ public final class ClusterPlanner {
     }
 
     /**
-     * A cluster that never ran, seeded on a claim an earlier cluster of this name left, whose seed's pod is there:
-     * the seed's data names that cluster's members, and its etcd waits for them (the other claims) before it
-     * answers.
+     * A cluster that never ran, seeded on a claim an earlier cluster of this name left (some pod of it exists): the
+     * seed's data names that cluster's members, and its etcd waits for them (the other claims) before it answers; a
+     * seed whose pod went meanwhile is made again on its claim the same way.
      */
     private static boolean seededOnEarlierClaims(ClusterObservation o, List<String> claims) {
         String seed = o.seedMember();
-        return o.initialMembers().isEmpty() && seed != null && claims.contains(seed) && claims.size() > 1
-                && o.anyPod(seed).isPresent();
+        return o.initialMembers().isEmpty() && seed != null && claims.contains(seed) && claims.size() > 1;
     }
 
     /**

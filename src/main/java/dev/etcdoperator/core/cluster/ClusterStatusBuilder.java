@@ -134,6 +134,8 @@ public final class ClusterStatusBuilder {
         List<EtcdMember> members = o.members().orElse(List.of());
         List<Seat> seats = members.isEmpty() ? List.of() : ClusterPlanner.seats(o, members);
         List<MemberPod> live = o.livePods().stream().sorted(Comparator.comparing(MemberPod::name)).toList();
+        // judged on the member details recorded before this observation replaces them
+        String failedUpgrade = failedNow(o, step, status.getMemberDetails());
 
         MembersStatus names = new MembersStatus();
         names.setReady(new ArrayList<>(live.stream().filter(MemberPod::ready).map(MemberPod::name).toList()));
@@ -169,12 +171,12 @@ public final class ClusterStatusBuilder {
             status.setCurrentVersion(o.currentVersion());
         }
 
-        recordFailedUpgrade(status, o, step);
+        recordFailedUpgrade(status, o, failedUpgrade);
 
         Condition available = available(o, seats, step);
         phase(status, o, seats, step, Conditions.TRUE.equals(available.getStatus()));
 
-        Condition upgrading = upgrading(o, seats, step);
+        Condition upgrading = upgrading(o, seats, step, failedUpgrade);
         set(status, available, generation);
         if (Conditions.TRUE.equals(available.getStatus())) {
             // the first members started together have had their quorum: from now on, a member down is one down
@@ -406,7 +408,7 @@ public final class ClusterStatusBuilder {
                 : condition(SCALING, false, "ScalingOnHold", "Scaling waits: " + step.describe() + progress);
     }
 
-    private Condition upgrading(ClusterObservation o, List<Seat> seats, Step step) {
+    private Condition upgrading(ClusterObservation o, List<Seat> seats, Step step, String failedUpgrade) {
         String wanted = o.desiredVersion();
         if (step instanceof Paused p) {
             return condition(UPGRADING, false, REASON_PAUSED, p.describe());
@@ -453,7 +455,7 @@ public final class ClusterStatusBuilder {
             return condition(UPGRADING, false, "VersionReached", "Every member runs " + wanted + ".");
         }
         String running = ClusterPlanner.runningVersion(o);
-        if (wanted.equals(o.failedUpgrade()) || wanted.equals(failedNow(o, step))) {
+        if (wanted.equals(o.failedUpgrade()) || wanted.equals(failedUpgrade)) {
             Refuse failed = ClusterPlanner.upgradeFailed(o, running);
             return condition(UPGRADING, false, failed.reason(), failed.message());
         }
@@ -471,19 +473,23 @@ public final class ClusterStatusBuilder {
      * again on its claim at the version the others run), so that the rollout does not upgrade the next member into
      * the same failure, and the same again for ever; cleared once spec.version names another version.
      */
-    private static void recordFailedUpgrade(EtcdClusterStatus status, ClusterObservation o, Step step) {
+    private static void recordFailedUpgrade(EtcdClusterStatus status, ClusterObservation o, String failed) {
         String recorded = status.getFailedUpgradeVersion();
         if (recorded != null && !recorded.equals(o.desiredVersion())) {
             status.setFailedUpgradeVersion(null);
         }
-        String failed = failedNow(o, step);
         if (failed != null) {
             status.setFailedUpgradeVersion(failed);
         }
     }
 
-    /** The version whose upgrade {@code step} gives up on a member of, or null. */
-    private static String failedNow(ClusterObservation o, Step step) {
+    /**
+     * The version whose upgrade {@code step} gives up on a member of, or null: the member's etcd crash-loops on it
+     * and was never recorded healthy on it ({@code details}, the member details before this observation). A pod
+     * that ended (evicted, its node shut down) or a member that ran well on it and failed later says nothing
+     * against the release.
+     */
+    private static String failedNow(ClusterObservation o, Step step, List<MemberDetail> details) {
         String member = step instanceof Step.RemoveMember r && Step.RemoveMember.DEAD_MEMBER.equals(r.reason())
                 ? r.name() : step instanceof Step.DeletePod d && Step.DeletePod.POD_STOPPED.equals(d.reason())
                         ? d.name() : null;
@@ -491,9 +497,11 @@ public final class ClusterStatusBuilder {
         if (member == null || wanted == null) {
             return null;
         }
-        boolean failedOnWanted = o.livePod(member).filter(p -> p.crashLooping() || p.stopped())
+        boolean failedOnWanted = o.livePod(member).filter(MemberPod::crashLooping)
                 .filter(p -> !p.runsOnce() && wanted.equals(p.etcdVersion())).isPresent();
-        return failedOnWanted && !wanted.equals(ClusterPlanner.runningVersion(o)) ? wanted : null;
+        boolean ranWellOnIt = details != null && details.stream().anyMatch(d -> member.equals(d.getName())
+                && Boolean.TRUE.equals(d.getHealthy()) && wanted.equals(d.getVersion()));
+        return failedOnWanted && !ranWellOnIt && !wanted.equals(ClusterPlanner.runningVersion(o)) ? wanted : null;
     }
 
     /**

@@ -561,6 +561,11 @@ class ClusterPlannerTest {
         f.pod("demo-b", true, false, V);
         assertThat(plan(f)).isInstanceOfSatisfying(CreateMemberPod.class, c -> assertThat(c.name())
                 .isEqualTo("demo-c"));
+        // the seed's pod gone (evicted) while a peer's is there: made again on its claim
+        ClusterFixture seedGone = fresh(3, V).persistent().claim("demo-a").claim("demo-b").claim("demo-c")
+                .seed("demo-a").pod("demo-b", true, false, V).pod("demo-c", true, false, V);
+        assertThat(plan(seedGone)).isInstanceOfSatisfying(CreateMemberPod.class, c -> assertThat(c.name())
+                .isEqualTo("demo-a"));
         // a seed on a new claim waits alone, as before
         assertThat(plan(fresh(2, V).persistent().claim("demo-a").seed("demo-a").pod("demo-a", true, false, V)))
                 .isInstanceOf(Wait.class);

@@ -439,6 +439,22 @@ class ClusterStatusBuilderTest {
         // a member of a new cluster failing on the only version it ever ran is no failed upgrade
         EtcdClusterStatus fresh = report(running(3, "3.6.16").podCrashLooping("demo-b").unhealthy("demo-b"));
         assertThat(fresh.getFailedUpgradeVersion()).isNull();
+
+        // nor is a member that ran well on the new release before it failed (an OOM kill, say)
+        EtcdClusterStatus ranWell = report(running(3, "3.5.35").version("3.6.16").podVersion("demo-b", "3.6.16"));
+        assertThat(ranWell.getMemberDetails()).anySatisfy(d -> {
+            assertThat(d.getName()).isEqualTo("demo-b");
+            assertThat(d.getHealthy()).isTrue();
+            assertThat(d.getVersion()).isEqualTo("3.6.16");
+        });
+        EtcdClusterStatus later = report(ranWell, running(3, "3.5.35").version("3.6.16")
+                .podVersion("demo-b", "3.6.16").podCrashLooping("demo-b").unhealthy("demo-b"));
+        assertThat(later.getFailedUpgradeVersion()).isNull();
+
+        // nor a pod that ended (evicted, its node shut down)
+        EtcdClusterStatus evicted = report(running(3, "3.5.35").version("3.6.16").podVersion("demo-b", "3.6.16")
+                .podStopped("demo-b").unhealthy("demo-b"));
+        assertThat(evicted.getFailedUpgradeVersion()).isNull();
     }
 
     /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
