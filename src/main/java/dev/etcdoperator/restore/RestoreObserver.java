@@ -84,6 +84,10 @@ final class RestoreObserver {
             if (pod.getStatus() == null || pod.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
+            if (endedByItsNode(pod)) {
+                return "pod " + pod.getMetadata().getName() + " was ended by its node (" + pod.getStatus().getReason()
+                        + (pod.getStatus().getMessage() == null ? "" : ": " + pod.getStatus().getMessage()) + ")";
+            }
             for (List<ContainerStatus> statuses : List.of(nonNull(pod.getStatus().getInitContainerStatuses()),
                     nonNull(pod.getStatus().getContainerStatuses()))) {
                 for (ContainerStatus s : statuses) {
@@ -107,12 +111,23 @@ final class RestoreObserver {
 
     /**
      * Whether the pod's {@code fetch-snapshot} ended because the download itself failed (a refused link, a
-     * download broken off): a fresh link may cure that, unlike a file that could not be written or other data.
+     * download broken off), or the pod was ended by its node before (evicted, refused at admission): a fresh link,
+     * or a pod made again, may cure that, unlike a file that could not be written or other data.
      */
     static boolean downloadFailed(Pod pod) {
-        return pod.getStatus() != null && nonNull(pod.getStatus().getInitContainerStatuses()).stream()
-                .anyMatch(s -> SnapshotFetch.CONTAINER.equals(s.getName()) && lastExit(s) != null
-                        && Integer.valueOf(SnapshotFetch.DOWNLOAD_FAILED).equals(lastExit(s).getExitCode()));
+        return pod.getStatus() != null && (endedByItsNode(pod) || nonNull(pod.getStatus().getInitContainerStatuses())
+                .stream().anyMatch(s -> SnapshotFetch.CONTAINER.equals(s.getName()) && lastExit(s) != null
+                        && Integer.valueOf(SnapshotFetch.DOWNLOAD_FAILED).equals(lastExit(s).getExitCode())));
+    }
+
+    /**
+     * The pod failed as a whole, with a reason of the node's (Evicted, OutOfcpu, NodeAffinity, a node shut down):
+     * not because a container of it exited with an error, which leaves no reason on the pod. It ran once, so nothing
+     * starts it again.
+     */
+    static boolean endedByItsNode(Pod pod) {
+        return pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase())
+                && pod.getStatus().getReason() != null && !pod.getStatus().getReason().isBlank();
     }
 
     /**

@@ -46,6 +46,27 @@ class RestoreObserverTest {
         }
     }
 
+    /**
+     * A seed pod the node ended as a whole (evicted, refused at admission: no container exited with an error) is a
+     * failure the restore sees, and one a pod made again may cure: it is retried as a failed download is.
+     */
+    @Test
+    void aSeedPodEndedByItsNodeIsAFailureThatIsTriedAgain() {
+        Pod refused = Serialization.unmarshal("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: demo-a, namespace: prod}
+                spec: {containers: [{name: etcd, image: "quay.io/coreos/etcd:v3.5.17"}]}
+                status: {phase: Failed, reason: OutOfcpu, message: "Pod was rejected: Node didn't have enough resource: cpu"}
+                """, Pod.class);
+        assertThat(RestoreObserver.seedFailure(List.of(refused))).contains("demo-a", "ended by its node", "OutOfcpu");
+        assertThat(RestoreObserver.downloadFailed(refused)).isTrue();
+        assertThat(RestoreObserver.seedDownloadFailed(List.of(refused))).isEqualTo("demo-a");
+        // a pod whose container failed has no reason of its own
+        Pod failed = seed("Failed", fetch(exited(1), null));
+        assertThat(RestoreObserver.endedByItsNode(failed)).isFalse();
+    }
+
     @Test
     void aContainerThatRunsAgainIsStartedAgainAtOnceOrEndedWellIsNoFailure() {
         Pod runsAgain = seed("Pending", fetch("{running: {startedAt: '2026-01-01T00:00:00Z'}}",
