@@ -87,8 +87,8 @@ public final class RestorePlanner {
         }
         if (cluster.seedFailure() != null) {
             if (cluster.seedDownloadFailed() != null && seedRetries < SEED_RETRIES) {
-                return new RestoreAction.RetrySeed(cluster.seedDownloadFailed(), "the seed member could not download"
-                        + " the snapshot (" + cluster.seedFailure() + "); it starts again with a fresh link (retry "
+                return new RestoreAction.RetrySeed(cluster.seedDownloadFailed(), "the seed member did not get the"
+                        + " snapshot (" + cluster.seedFailure() + "); it starts again with a fresh link (retry "
                         + (seedRetries + 1) + " of " + SEED_RETRIES + ")");
             }
             return new RestoreAction.Fail(REASON_SEED_FAILED, "the seed member could not restore the snapshot: "
