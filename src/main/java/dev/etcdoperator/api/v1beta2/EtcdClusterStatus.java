@@ -49,8 +49,8 @@ public class EtcdClusterStatus implements ConditionedStatus {
     @JsonPropertyDescription("etcd version the members run.")
     private String currentVersion;
 
-    @JsonPropertyDescription("The version an upgrade stopped at: a member's etcd failed on it (its pod crash-looped or"
-            + " ended) and the member was taken back to the version the others run. It is not tried again while"
+    @JsonPropertyDescription("The version an upgrade stopped at: a member's etcd crash-looped on it before it was ever"
+            + " healthy on it, and the member was taken back to the version the others run. It is not tried again while"
             + " spec.version names it; set spec.version to another version (the running one, say) to clear it.")
     private String failedUpgradeVersion;
 

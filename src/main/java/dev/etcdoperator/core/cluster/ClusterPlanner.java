@@ -236,9 +236,8 @@ public final class ClusterPlanner {
             if (downgrading) {
                 // a member given the older minor in a downgrade (its data rewritten in that minor's format first):
                 // another patch of that minor, never another minor
-                Optional<Version> given = Version.parse(p.etcdVersion());
-                if (!Objects.equals(p.etcdVersion(), wanted) && given.isPresent()
-                        && given.get().major() == to.get().major() && given.get().minor() == to.get().minor()) {
+                if (!Objects.equals(p.etcdVersion(), wanted)
+                        && Version.parse(p.etcdVersion()).filter(to.get()::sameMinor).isPresent()) {
                     return Optional.of(new ResetMemberImage(p.name(), p.etcdVersion(), wanted, p.imageProblem()));
                 }
                 continue;
@@ -257,8 +256,7 @@ public final class ClusterPlanner {
                         && versions.check(floor.get().toString(), wanted).allowed();
             } else {
                 // nothing says what opened its data last: within the minor of the image it was given, any patch can
-                allowed = from.isPresent() && from.get().major() == to.get().major()
-                        && from.get().minor() == to.get().minor();
+                allowed = from.filter(to.get()::sameMinor).isPresent();
             }
             if (allowed) {
                 return Optional.of(new ResetMemberImage(p.name(), p.etcdVersion(), wanted, p.imageProblem()));
@@ -289,7 +287,7 @@ public final class ClusterPlanner {
                 continue;
             }
             boolean allowed;
-            if (from.get().minor() == to.minor()) {
+            if (from.get().sameMinor(to)) {
                 allowed = true;
             } else if (from.get().minor() > to.minor()) {
                 Optional<Version> lowest = answering.stream().map(MemberHealth::version).map(Version::parse)
@@ -730,10 +728,11 @@ public final class ClusterPlanner {
     /** The upgrade to spec.version failed on a member before: it is not tried again, member after member. */
     static Refuse upgradeFailed(ClusterObservation o, String running) {
         return new Refuse(VersionPolicy.UPGRADE_FAILED, "The upgrade to " + o.desiredVersion() + " stopped: a member's"
-                + " etcd failed on it (its pod crash-looped or ended) and the member was taken back to " + running
-                + ", which the cluster keeps running. Read why in that member's log (kubectl logs <pod> --previous:"
-                + " a flag in spec.pod.etcdEnv the new release refuses, say). To try again, set spec.version to "
-                + running + ", then to " + o.desiredVersion() + " or another release.");
+                + " etcd crash-looped on it before it was ever healthy on it, and the member was taken back to "
+                + running + ", which the cluster keeps running. Read why in that member's log (kubectl logs <pod>"
+                + " --previous: a flag in spec.pod.etcdEnv the new release refuses, say). To try again, set"
+                + " spec.version to " + running + ", wait until status.failedUpgradeVersion is cleared, then set "
+                + o.desiredVersion() + " or another release.");
     }
 
     /**

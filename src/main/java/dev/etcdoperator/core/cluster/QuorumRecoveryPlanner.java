@@ -197,8 +197,8 @@ public final class QuorumRecoveryPlanner {
     private static String crashLoopingOnAnotherVersion(ClusterObservation o, List<Seat> survivors) {
         // the survivors that answer etcd's status call (without quorum none is healthy)
         Optional<String> running = survivors.stream()
-                .map(s -> o.healthOf(s.member().id()).map(MemberHealth::version).orElse(null))
-                .map(v -> v == null ? Optional.<Version>empty() : Version.parse(v)).flatMap(Optional::stream)
+                .map(s -> o.healthOf(s.member().id()).map(MemberHealth::version).flatMap(Version::parse))
+                .flatMap(Optional::stream)
                 .min(Comparator.naturalOrder()).map(Version::toString);
         if (running.isEmpty()) {
             return "";
