@@ -19,6 +19,9 @@ import java.util.TreeSet;
  * again for the same key signs the same certificates, and one of a new key does not, whatever its subject.
  */
 final class CaIds {
+    /** Far deeper than any real chain; bounds the signatures checked for a Secret of a thousand certificates. */
+    private static final int MAX_CHAIN_STEPS = 10;
+
     private CaIds() {
     }
 
@@ -40,7 +43,7 @@ final class CaIds {
             return Optional.empty();
         }
         X509Certificate current = chain.get(0);
-        for (int step = 0; step < chain.size(); step++) {
+        for (int step = 0; step < Math.min(chain.size(), MAX_CHAIN_STEPS); step++) {
             for (X509Certificate ca : bundle) {
                 if (signs(ca, current)) {
                     return Optional.of(id(ca));

@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  * the JDK alone.
  */
 public final class PemPrivateKeys {
-    private static final Pattern PEM = Pattern.compile(
-            "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)\\s*-----END \\1-----");
+    /** The body's characters exclude the dash, so a block without its end line fails in one pass, not in cubic time. */
+    private static final Pattern PEM = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]*)-----END \\1-----");
+    /** Far above any real key (an RSA key of 16384 bits is about 12 KiB of PEM); a Secret's value may be 1 MiB. */
+    static final int MAX_BYTES = 64 * 1024;
     private static final byte[] RSA_ALGORITHM = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86,
         (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00}; // SEQUENCE { rsaEncryption, NULL }
     private static final byte[] EC_PUBLIC_KEY_OID = {0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
@@ -26,6 +28,10 @@ public final class PemPrivateKeys {
 
     /** The key as PKCS#8 PEM; a PKCS#8 key comes back as it was. */
     public static byte[] toPkcs8(byte[] pem) {
+        if (pem.length > MAX_BYTES) {
+            throw new IllegalArgumentException("the client key is " + pem.length + " bytes long; a PEM private key is"
+                    + " at most " + MAX_BYTES);
+        }
         String text = new String(pem, StandardCharsets.US_ASCII);
         Matcher m = PEM.matcher(text);
         while (m.find()) {
