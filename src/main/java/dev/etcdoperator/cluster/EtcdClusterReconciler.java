@@ -133,13 +133,24 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final ChildrenChecks children;
     private final MemberRestarts restarts;
 
+    /** The shortest reconcile interval: a zero one would reconcile every settled cluster without a pause. */
+    static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
+    static Duration atLeastASecond(Duration interval) {
+        if (interval.compareTo(MIN_INTERVAL) < 0) {
+            LOG.warnf("the reconcile interval %s is shorter than %s: %s is used", interval, MIN_INTERVAL, MIN_INTERVAL);
+            return MIN_INTERVAL;
+        }
+        return interval;
+    }
+
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
             EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock, SpaceRecoveries space,
             ChildrenChecks children, MemberRestarts restarts,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
-        this.interval = interval;
+        this.interval = atLeastASecond(interval);
         this.client = client;
         this.admins = admins;
         this.metrics = metrics;

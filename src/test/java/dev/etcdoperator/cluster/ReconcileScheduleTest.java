@@ -30,6 +30,16 @@ class ReconcileScheduleTest {
         assertThat(nextCheck(new Step.AllMembersLost("lost"), true, NOW, NOW, INTERVAL)).isEqualTo(INTERVAL);
     }
 
+    /** A zero or negative interval from the chart's values would reconcile every settled cluster without a pause. */
+    @Test
+    void theIntervalIsNeverShorterThanASecond() {
+        assertThat(EtcdClusterReconciler.atLeastASecond(Duration.ZERO)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(EtcdClusterReconciler.atLeastASecond(Duration.ofMillis(-5))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(EtcdClusterReconciler.atLeastASecond(Duration.ofMillis(999))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(EtcdClusterReconciler.atLeastASecond(Duration.ofMillis(1500))).isEqualTo(Duration.ofMillis(1500));
+        assertThat(EtcdClusterReconciler.atLeastASecond(INTERVAL)).isEqualTo(INTERVAL);
+    }
+
     @Test
     void aChangeIsFollowedSoon() {
         assertThat(nextCheck(new Step.PromoteLearner(1, "a"), true, null, NOW, INTERVAL)).isEqualTo(AFTER_CHANGE);
