@@ -18,8 +18,9 @@ import io.micrometer.core.instrument.Timer;
 /**
  * Backup metrics, labelled with the EtcdBackup's namespace and name and the EtcdCluster it backs up (empty when
  * it names endpoints): {@code etcd_operator_backups_total{result}}, {@code etcd_operator_backup_failures_total{reason}},
- * {@code etcd_operator_backup_duration_seconds}, {@code etcd_operator_backup_size_bytes} and
- * {@code etcd_operator_backup_last_success_timestamp_seconds}; with restore drills
+ * {@code etcd_operator_backup_duration_seconds}, {@code etcd_operator_backup_size_bytes}; for periodic backups
+ * {@code etcd_operator_backup_last_success_timestamp_seconds} and {@code etcd_operator_backup_interval_seconds}; with
+ * restore drills
  * {@code etcd_operator_backup_drills_total{reason}}, {@code etcd_operator_backup_drill_duration_seconds} and
  * {@code etcd_operator_backup_last_verified_timestamp_seconds}. They go with the EtcdBackup.
  */
@@ -31,6 +32,7 @@ public class BackupMetrics {
     static final String DURATION = MetricNames.name("backup.duration");
     static final String SIZE = MetricNames.name("backup.size");
     static final String LAST_SUCCESS = MetricNames.name("backup.last.success.timestamp.seconds");
+    static final String INTERVAL = MetricNames.name("backup.interval.seconds");
     static final String DRILLS = MetricNames.name("backup.drills");
     static final String DRILL_DURATION = MetricNames.name("backup.drill.duration");
     static final String LAST_VERIFIED = MetricNames.name("backup.last.verified.timestamp.seconds");
@@ -38,11 +40,17 @@ public class BackupMetrics {
     private record Key(String namespace, String backup) {
     }
 
-    private record Gauges(AtomicLong size, AtomicLong lastSuccess) {
+    /** The age series of a periodic backup: when it last succeeded, and how often it should. */
+    private record Age(AtomicLong lastSuccess, AtomicLong interval) {
     }
 
     private final MeterRegistry registry;
-    private final Map<Key, Gauges> gauges = new ConcurrentHashMap<>();
+    private final Map<Key, AtomicLong> sizes = new ConcurrentHashMap<>();
+    /**
+     * Only for periodic EtcdBackups: a one-shot backup's last success only grows old, and an alert on its age would
+     * fire for ever.
+     */
+    private final Map<Key, Age> ages = new ConcurrentHashMap<>();
     /** Only for EtcdBackups with a verified backup: an absent series never looks like a very old one. */
     private final Map<Key, AtomicLong> lastVerified = new ConcurrentHashMap<>();
 
@@ -50,25 +58,55 @@ public class BackupMetrics {
         this.registry = registry;
     }
 
-    void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at) {
+    /**
+     * What the spec asks for now: the age series go when the backup is no longer periodic (and the interval follows
+     * an edit), the last-verified one when it no longer has restore drills.
+     */
+    void spec(String namespace, String backup, Duration interval, boolean drills) {
+        Key key = new Key(namespace, backup);
+        if (interval.isZero()) {
+            if (ages.remove(key) != null) {
+                remove(LAST_SUCCESS, namespace, backup);
+                remove(INTERVAL, namespace, backup);
+            }
+        } else {
+            Age age = ages.get(key);
+            if (age != null) {
+                age.interval().set(interval.toSeconds());
+            }
+        }
+        if (!drills && lastVerified.remove(key) != null) {
+            remove(LAST_VERIFIED, namespace, backup);
+        }
+    }
+
+    /** @param interval the spec's interval between backups; zero for a one-shot backup */
+    void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at,
+            Duration interval) {
         Tags tags = tags(namespace, backup, cluster);
         backups(tags.and("result", "success")).increment();
         duration(tags.and("result", "success")).record(took);
-        Gauges g = gauges(namespace, backup, cluster);
-        g.size().set(size);
-        g.lastSuccess().set(at.getEpochSecond());
+        size(namespace, backup, cluster).set(size);
+        if (!interval.isZero()) {
+            Age age = age(namespace, backup, cluster);
+            age.lastSuccess().set(at.getEpochSecond());
+            age.interval().set(interval.toSeconds());
+        }
     }
 
     /**
-     * What the status remembers of the last successful backup: after an operator restart the last-success series is
-     * there before the next backup succeeds (an alert on its age must see backups that keep failing).
+     * What the status remembers of the last successful backup of a periodic EtcdBackup: after an operator restart the
+     * last-success series is there before the next backup succeeds (an alert on its age must see backups that keep
+     * failing).
      */
-    void remembered(String namespace, String backup, String cluster, Instant lastSuccess, Long size) {
-        Gauges g = gauges(namespace, backup, cluster);
-        if (g.lastSuccess().get() < lastSuccess.getEpochSecond()) {
-            g.lastSuccess().set(lastSuccess.getEpochSecond());
+    void remembered(String namespace, String backup, String cluster, Instant lastSuccess, Long size,
+            Duration interval) {
+        Age age = age(namespace, backup, cluster);
+        age.interval().set(interval.toSeconds());
+        if (age.lastSuccess().get() < lastSuccess.getEpochSecond()) {
+            age.lastSuccess().set(lastSuccess.getEpochSecond());
             if (size != null) {
-                g.size().set(size);
+                size(namespace, backup, cluster).set(size);
             }
         }
     }
@@ -118,21 +156,36 @@ public class BackupMetrics {
 
     /** Drops every series of a deleted EtcdBackup, so that no alert fires on a backup that is gone. */
     void forget(String namespace, String backup) {
-        gauges.remove(new Key(namespace, backup));
+        sizes.remove(new Key(namespace, backup));
+        ages.remove(new Key(namespace, backup));
         lastVerified.remove(new Key(namespace, backup));
         MetricNames.removeAll(registry, MetricNames.name("backup"), namespace, BACKUP, backup);
     }
 
-    private Gauges gauges(String namespace, String backup, String cluster) {
-        return gauges.computeIfAbsent(new Key(namespace, backup), k -> {
-            Tags tags = tags(namespace, backup, cluster);
-            Gauges g = new Gauges(new AtomicLong(), new AtomicLong());
-            Gauge.builder(SIZE, g.size(), AtomicLong::get).description("Size of the last successful backup.")
-                    .tags(tags).baseUnit("bytes").register(registry);
-            Gauge.builder(LAST_SUCCESS, g.lastSuccess(), AtomicLong::get).description("When the last successful"
-                    + " backup ended (Unix seconds).").tags(tags).register(registry);
-            return g;
+    private AtomicLong size(String namespace, String backup, String cluster) {
+        return sizes.computeIfAbsent(new Key(namespace, backup), k -> {
+            AtomicLong size = new AtomicLong();
+            Gauge.builder(SIZE, size, AtomicLong::get).description("Size of the last successful backup.")
+                    .tags(tags(namespace, backup, cluster)).baseUnit("bytes").register(registry);
+            return size;
         });
+    }
+
+    private Age age(String namespace, String backup, String cluster) {
+        return ages.computeIfAbsent(new Key(namespace, backup), k -> {
+            Tags tags = tags(namespace, backup, cluster);
+            Age age = new Age(new AtomicLong(), new AtomicLong());
+            Gauge.builder(LAST_SUCCESS, age.lastSuccess(), AtomicLong::get).description("When the last successful"
+                    + " backup ended (Unix seconds); periodic backups only.").tags(tags).register(registry);
+            Gauge.builder(INTERVAL, age.interval(), AtomicLong::get).description("The interval the spec asks between"
+                    + " backups (seconds); periodic backups only.").tags(tags).register(registry);
+            return age;
+        });
+    }
+
+    private void remove(String name, String namespace, String backup) {
+        registry.find(name).tag(MetricNames.NAMESPACE, namespace).tag(BACKUP, backup).meters()
+                .forEach(registry::remove);
     }
 
     private Counter backups(Tags tags) {

@@ -296,6 +296,9 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private void remembered(EtcdBackup backup) {
         EtcdBackupStatus status = backup.getStatus();
         String cluster = backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName();
+        Duration interval = interval(backup.getSpec().getBackupPolicy());
+        metrics.spec(backup.getMetadata().getNamespace(), backup.getMetadata().getName(), interval,
+                backup.getSpec().getRestoreDrill() != null);
         if (status.getLastVerifiedDate() != null && backup.getSpec().getRestoreDrill() != null) {
             try {
                 metrics.rememberedVerified(backup.getMetadata().getNamespace(), backup.getMetadata().getName(),
@@ -306,13 +309,12 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             }
         }
         // a one-shot backup's last success only grows old: an alert on its age would fire for ever
-        if (status.getLastSuccessDate() == null || interval(backup.getSpec().getBackupPolicy()).isZero()) {
+        if (status.getLastSuccessDate() == null || interval.isZero()) {
             return;
         }
         try {
-            metrics.remembered(backup.getMetadata().getNamespace(), backup.getMetadata().getName(),
-                    backup.getSpec().getEtcdCluster() == null ? "" : backup.getSpec().getEtcdCluster().getName(),
-                    Instant.parse(status.getLastSuccessDate()), status.getBackupSize());
+            metrics.remembered(backup.getMetadata().getNamespace(), backup.getMetadata().getName(), cluster,
+                    Instant.parse(status.getLastSuccessDate()), status.getBackupSize(), interval);
         } catch (java.time.format.DateTimeParseException e) {
             LOG.debugf("EtcdBackup %s/%s: lastSuccessDate %s is no time", backup.getMetadata().getNamespace(),
                     backup.getMetadata().getName(), status.getLastSuccessDate());
@@ -343,7 +345,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         if (result.retentionProblem() != null) {
             events.warning(backup, REASON_RETENTION, result.retentionProblem());
         }
-        metrics.taken(namespace, name, cluster, result.took(), result.size(), done);
+        metrics.taken(namespace, name, cluster, result.took(), result.size(), done, interval);
         LOG.infof("EtcdBackup %s/%s: %s", namespace, name, message);
         return periodic ? done.plus(interval) : null;
     }
