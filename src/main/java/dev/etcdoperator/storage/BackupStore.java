@@ -161,8 +161,9 @@ public final class BackupStore implements BackupStorage.Store {
                         + metadata.get(BackupMetadata.ENCRYPTION_SECRET) + "): set s3.clientSideEncryption to a Secret"
                         + " holding that key", false);
             }
-            InputStream stored = new SnapshotUpload.DigestingStream(BoundedRead.of(new ReadFailures(in),
-                    location.toString(), in.response().contentLength(), Instant.now()), digest);
+            InputStream stored = new SnapshotUpload.DigestingStream(BoundedRead.of(new ReadFailures(in,
+                    in.response().contentLength()), location.toString(), in.response().contentLength(), Instant.now()),
+                    digest);
             try (InputStream plain = key == null ? stored : BackupCipher.decrypt(stored, key, location.toString())) {
                 byte[] buffer = new byte[1 << 16];
                 int n;
@@ -226,27 +227,50 @@ public final class BackupStore implements BackupStorage.Store {
         }
     }
 
+    /**
+     * The read's own failures, told apart from the decryption's; and a body that ends before the length the store
+     * announced, which some HTTP clients report as a clean end (the store or the connection failed: not a damaged
+     * backup).
+     */
     private static final class ReadFailures extends java.io.FilterInputStream {
-        ReadFailures(InputStream in) {
+        private final Long announced;
+        private long read;
+
+        ReadFailures(InputStream in, Long announced) {
             super(in);
+            this.announced = announced;
         }
 
         @Override
         public int read() throws IOException {
+            int b;
             try {
-                return super.read();
+                b = super.read();
             } catch (IOException e) {
                 throw new ReadFailure(e);
             }
+            return counted(b < 0 ? -1 : 1) < 0 ? -1 : b;
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             try {
-                return super.read(b, off, len);
+                return counted(super.read(b, off, len));
+            } catch (ReadFailure e) {
+                throw e;
             } catch (IOException e) {
                 throw new ReadFailure(e);
             }
+        }
+
+        private int counted(int n) throws ReadFailure {
+            if (n > 0) {
+                read += n;
+            } else if (n < 0 && announced != null && read < announced) {
+                throw new ReadFailure(new java.io.EOFException("the store ended the object after " + read + " of the "
+                        + announced + " bytes it announced"));
+            }
+            return n;
         }
     }
 

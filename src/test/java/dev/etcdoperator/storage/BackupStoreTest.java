@@ -235,6 +235,22 @@ class BackupStoreTest {
         assertThat(s3.tags.get("free/w.db")).containsEntry(BackupMetadata.SHA256, up.sha256());
     }
 
+    /** A read the store or the connection cut short is a failed read, tried again: not a damaged backup. */
+    @Test
+    void aBodyThatEndsBeforeItsAnnouncedLengthIsAFailedReadNotADamagedBackup() throws Exception {
+        store.upload(new ByteArrayInputStream(snapshot(7, 4)), new S3Location(BUCKET, "free/cut.db"), metadata(ME),
+                deadline());
+        s3.cutGetBodyBy = 4096;
+
+        assertThatThrownBy(() -> store.verify(new S3Location(BUCKET, "free/cut.db"))).isInstanceOf(BackupFailure.class)
+                .satisfies(e -> assertThat(((BackupFailure) e).reason()).isEqualTo(BackupFailure.UPLOAD_FAILED))
+                .satisfies(e -> assertThat(((BackupFailure) e).retryable()).isTrue())
+                .hasMessageContaining("announced");
+
+        s3.cutGetBodyBy = 0;
+        assertThat(store.verify(new S3Location(BUCKET, "free/cut.db")).sha256()).isNotBlank();
+    }
+
     @Test
     void anObjectChangedAfterItsChecksumTagsWereSetFailsVerification() throws Exception {
         store.upload(new ByteArrayInputStream(snapshot(7, 4)), new S3Location(BUCKET, "free/z.db"), metadata(ME),

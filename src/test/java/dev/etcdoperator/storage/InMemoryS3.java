@@ -65,6 +65,8 @@ final class InMemoryS3 implements S3Client {
     Consumer<String> afterCopy = key -> { };
     /** Bytes the store drops from the end of a completed upload (a store that loses data). */
     int dropOnComplete;
+    /** Bytes a GET's body lacks at its end while its Content-Length announces the whole object (a cut-off read). */
+    int cutGetBodyBy;
     /** A copy that fails. */
     boolean failCopy;
     /**
@@ -239,7 +241,8 @@ final class InMemoryS3 implements S3Client {
                 .contentLength((long) o.data().length).metadata(o.metadata()).eTag("\"e" + o.hashCode() + "\"")
                 .build();
         return new software.amazon.awssdk.core.ResponseInputStream<>(response,
-                software.amazon.awssdk.http.AbortableInputStream.create(new java.io.ByteArrayInputStream(o.data())));
+                software.amazon.awssdk.http.AbortableInputStream.create(new java.io.ByteArrayInputStream(o.data(), 0,
+                        Math.max(0, o.data().length - cutGetBodyBy))));
     }
 
     @Override
