@@ -210,6 +210,34 @@ class ClusterActuatorTest {
                 .extracting(c -> c.getMetadata().getName()).containsExactlyInAnyOrder("alpha-a", "alpha-b");
     }
 
+    /**
+     * A recovery member's pod that ended before its etcd started is made again on the same claim: an earlier pod of
+     * that member may have run etcd on it and taken writes. A pod of no member goes with its claim.
+     */
+    @Test
+    void aFailedRecoveryMembersPodGoesAndItsClaimStays() {
+        for (String name : List.of("alpha-r", "alpha-x")) {
+            client.persistentVolumeClaims().inNamespace("prod").resource(ClusterResources.memberClaim(PERSISTENT,
+                    name)).create();
+            client.pods().inNamespace("prod").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                    .withNewMetadata().withName(name).withNamespace("prod").endMetadata().build()).create();
+        }
+        ClusterObservation o = new ClusterObservation("alpha", "prod", 3, "3.5.17", false, true, List.of(),
+                Optional.empty(), Map.of(), "", "", false, Set.of("alpha-r", "alpha-x"), null, false,
+                Instant.EPOCH, null, null, false, List.of(), false);
+        ClusterActuator actuator = new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC()));
+
+        actuator.act(PERSISTENT, o, Optional.empty(), Map.of(),
+                new Step.DeletePod("alpha-r", Step.DeletePod.RECOVERY_MEMBER_FAILED), Optional.empty(),
+                MemberTlsKeys.COREOS);
+        actuator.act(PERSISTENT, o, Optional.empty(), Map.of(),
+                new Step.DeletePod("alpha-x", Step.DeletePod.NOT_A_MEMBER), Optional.empty(), MemberTlsKeys.COREOS);
+
+        assertThat(podNames()).isEmpty();
+        assertThat(client.persistentVolumeClaims().inNamespace("prod").list().getItems())
+                .extracting(c -> c.getMetadata().getName()).containsExactly("alpha-r");
+    }
+
     @Test
     void stepsThatBringInNoMemberReportNone() {
         ClusterObservation o = notStarted(List.of(), "alpha-s");
