@@ -765,6 +765,11 @@ public final class ClusterPlanner {
         List<String> known = new ArrayList<>();
         if (members.isEmpty()) {
             o.livePods().forEach(p -> known.add(p.etcdVersion()));
+            // a member on a claim without a pod may run the lowest: a pod made for it must not carry in a pending
+            // upgrade
+            if (o.currentVersion() != null && o.memberClaims().stream().anyMatch(c -> o.livePod(c).isEmpty())) {
+                known.add(o.currentVersion());
+            }
         } else {
             seats(o, members).forEach(s -> known.add(podVersion(o, s)));
             // a member whose version cannot be told (its pod gone) may run the lowest: the version recorded stands

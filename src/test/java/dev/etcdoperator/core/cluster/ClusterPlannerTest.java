@@ -787,6 +787,18 @@ class ClusterPlannerTest {
                 w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
     }
 
+    /**
+     * Mid-upgrade with nothing answering: a member on its claim whose pod went is made again at the version the
+     * cluster ran, not at the release one member was just given (which may be what crash-loops).
+     */
+    @Test
+    void withNothingAnsweringAMemberMadeAgainOnItsClaimDoesNotCarryInAPendingUpgrade() {
+        ClusterFixture f = running(3, "3.5.35").persistent().version("3.6.16").podVersion("demo-a", "3.6.16")
+                .podCrashLooping("demo-a").podGone("demo-b").podGone("demo-c").noAnswer();
+        assertThat(plan(f)).isEqualTo(new CreateMemberPod("demo-b", NAMING.peerUrl("demo-b"), "existing", "3.5.35",
+                CreateMemberPod.RECREATING_IN_PLACE));
+    }
+
     @Test
     void aPersistentClusterThatLostAllItsPodsRestartsFromItsClaims() {
         ClusterFixture f = running(3, V).persistent().podGone("demo-a").podGone("demo-b").podGone("demo-c")
