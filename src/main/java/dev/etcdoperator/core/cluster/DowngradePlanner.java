@@ -48,14 +48,14 @@ final class DowngradePlanner {
         String target = minor(wanted.get());
         List<String> away = seats.stream().filter(s -> s.pod().isEmpty() || !s.podRunning() || !s.healthy())
                 .map(Seat::name).toList();
-        if (!away.isEmpty() && o.downgradeAllowed()) {
+        boolean enabled = enabledTo(o, target);
+        if (!away.isEmpty() && (o.downgradeAllowed() || enabled)) {
             // a member away now would miss the rewrite of its data, and come back later on the older binary
             return Optional.of(new Wait(Wait.MEMBER_NOT_HEALTHY, "Not downgrading while member"
                     + (away.size() > 1 ? "s " : " ") + String.join(", ", away) + " " + (away.size() > 1 ? "are" : "is")
                     + " not running and healthy: every member must rewrite its data in the " + target + " format"
                     + " before any runs " + o.desiredVersion() + "."));
         }
-        boolean enabled = enabledTo(o, target);
         // a member's storage version alone does not say that the cluster version is down at the target: a member
         // that just joined a 3.6 cluster reports 3.5 until etcd first sets it. Another member already on the target
         // says so; so does every newer member having rewritten its data after the downgrade was enabled. A member

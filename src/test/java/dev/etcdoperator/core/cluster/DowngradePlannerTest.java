@@ -61,6 +61,23 @@ class DowngradePlannerTest {
         assertThat(plan(enabled)).isNotInstanceOf(Step.DowngradeMember.class);
     }
 
+    /**
+     * A downgrade enabled outside the operator (etcdctl), or allowDowngrade turned off after it was enabled: a member
+     * away still misses the rewrite, and no member is given the older binary meanwhile.
+     */
+    @Test
+    void noMemberIsDowngradedWhileOneIsAwayEvenWithoutAllowDowngrade() {
+        ClusterFixture f = running(5, NEW).persistent().version(OLD).downgradeEnabled("3.5.0").podTerminating("demo-e")
+                .unhealthy("demo-e");
+        for (String member : List.of("demo-a", "demo-b", "demo-c", "demo-d")) {
+            f.storageVersion(member, "3.5.0");
+        }
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.MEMBER_NOT_HEALTHY);
+            assertThat(w.message()).contains("demo-e");
+        });
+    }
+
     @Test
     void whileMembersRewriteTheirDataTheOperatorWaitsAndNamesThem() {
         ClusterFixture f = running(3, NEW).version(OLD).allowDowngrade().downgradeEnabled("3.5.0");
