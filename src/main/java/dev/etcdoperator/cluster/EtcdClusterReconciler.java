@@ -91,10 +91,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * Set only for clusters carrying the restore-snapshot-secret annotation, when their seed member is created:
      * whether the operator honoured it.
      */
-    static final String CONDITION_RESTORE = "RestoreSnapshot";
+    public static final String CONDITION_RESTORE = "RestoreSnapshot";
     static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
     static final String REASON_RESTORE_PENDING = "RestoreSnapshotPending";
-    static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
+    public static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
     static final String REASON_RESTORE_GONE = "RestoreGone";
     /** After a change, look again soon: the next step usually follows from it. */
     static final Duration AFTER_CHANGE = Duration.ofMillis(200);

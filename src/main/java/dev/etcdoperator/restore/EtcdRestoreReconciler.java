@@ -778,10 +778,16 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         String expires = restore.getStatus().getSnapshotUrlExpires();
         boolean madeElsewhere = restore.getStatus().getSnapshotSha256() != null
                 && !linkedHere.contains(restore.getMetadata().getUid());
-        if (!SnapshotUrl.needsSigning(expires == null ? null : Instant.parse(expires), clock.instant(), madeElsewhere)) {
+        // deleted by hand, or first of the restore's dependents in a foreground deletion: the seed waits for it
+        boolean gone = restore.getStatus().getSnapshotSecret() != null && secrets.missing(restore);
+        if (!gone && !SnapshotUrl.needsSigning(expires == null ? null : Instant.parse(expires), clock.instant(),
+                madeElsewhere)) {
             return;
         }
-        if (madeElsewhere) {
+        if (gone) {
+            LOG.warnf("EtcdRestore %s/%s: its snapshot Secret is gone; making it again",
+                    restore.getMetadata().getNamespace(), restore.getMetadata().getName());
+        } else if (madeElsewhere) {
             LOG.infof("EtcdRestore %s/%s: the link in its snapshot Secret was made by another operator process; making"
                     + " it again", restore.getMetadata().getNamespace(), restore.getMetadata().getName());
         }

@@ -9,6 +9,7 @@ import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.EtcdClusterReconciler;
 import dev.etcdoperator.cluster.MemberPlacement;
 import dev.etcdoperator.cluster.SnapshotFetch;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
@@ -58,7 +59,12 @@ final class RestoreObserver {
                 healthy > 0 ? null : seedDownloadFailed(pods), unplaced,
                 ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST.equals(status.getReason()) ? status.getConditions()
                         .stream().filter(c -> ClusterStatusBuilder.AVAILABLE.equals(c.getType()))
-                        .map(Condition::getMessage).findFirst().orElse("every member is lost") : null);
+                        .map(Condition::getMessage).findFirst().orElse("every member is lost") : null,
+                status.getConditions() == null ? null : status.getConditions().stream()
+                        .filter(c -> EtcdClusterReconciler.CONDITION_RESTORE.equals(c.getType())
+                                && Conditions.FALSE.equals(c.getStatus())
+                                && EtcdClusterReconciler.REASON_RESTORE_REFUSED.equals(c.getReason()))
+                        .map(Condition::getMessage).findFirst().orElse(null));
     }
 
     /**

@@ -103,6 +103,11 @@ final class SnapshotSecrets {
         return data;
     }
 
+    /** No Secret of the restore's name exists. */
+    boolean missing(EtcdRestore restore) {
+        return client.secrets().inNamespace(restore.getMetadata().getNamespace()).withName(name(restore)).get() == null;
+    }
+
     /** Deletes the Secret when it is this restore's; any other Secret of the name is left alone. */
     void delete(EtcdRestore restore) {
         Secret existing = client.secrets().inNamespace(restore.getMetadata().getNamespace()).withName(name(restore))

@@ -297,6 +297,26 @@ class EtcdRestoreReconcilerTest {
     }
 
     /**
+     * The Secret deleted while the restore runs (by hand, or first of the EtcdRestore's dependents in a foreground
+     * deletion) is made again: the seed waits for it, and would otherwise start empty.
+     */
+    @Test
+    void aSnapshotSecretDeletedWhileTheRestoreRunsIsMadeAgain() {
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        assertThat(secretUrl("r1-snapshot")).contains(PATH);
+
+        client.secrets().inNamespace(restore.getMetadata().getNamespace()).withName("r1-snapshot").delete();
+        clock.advance(Duration.ofMinutes(1));
+        reconcile(restore);
+
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
+        assertThat(secretUrl("r1-snapshot")).contains(PATH);
+        assertThat(secretValue("r1-snapshot", "sha256")).isEqualTo(SHA);
+    }
+
+    /**
      * The seed hashes its download unless the store was seen to refuse the link for any other object; then the
      * Secret carries the ETag the link is bound to and no SHA-256.
      */

@@ -21,10 +21,19 @@ package dev.etcdoperator.core.restore;
  *                       condition, when False), or null
  * @param everyMemberLost what the cluster says when it has lost every member (status reason AllMembersLost: it
  *                       ran, and no pod or claim is left), or null
+ * @param seedStartedEmpty what the cluster says when it made its seed member without the snapshot (its
+ *                       {@code RestoreSnapshot} condition False, {@code RestoreSnapshotRefused}), or null
  */
 public record ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
         int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
-        String seedDownloadFailed, String unplaced, String everyMemberLost) {
+        String seedDownloadFailed, String unplaced, String everyMemberLost, String seedStartedEmpty) {
+
+    public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
+            int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
+            String seedDownloadFailed, String unplaced, String everyMemberLost) {
+        this(exists, uid, restoredBy, restoringBy, deleting, podsLeft, healthyMembers, readyMembers, size, available,
+                seedFailure, seedDownloadFailed, unplaced, everyMemberLost, null);
+    }
 
     public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
             int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
@@ -47,6 +56,6 @@ public record ClusterSeen(boolean exists, String uid, String restoredBy, String 
     }
 
     public static ClusterSeen absent(int podsLeft) {
-        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null, null);
+        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null, null, null);
     }
 }

@@ -13,6 +13,7 @@ public final class RestorePlanner {
     public static final String REASON_OTHER_RESTORE = "RestoreInProgress";
     public static final String REASON_CLUSTER_REPLACED = "ClusterReplacedMeanwhile";
     public static final String REASON_SEED_FAILED = "SeedRestoreFailed";
+    public static final String REASON_SEED_STARTED_EMPTY = "SeedStartedEmpty";
     /**
      * How many times a seed whose download failed is started again with a fresh link before the restore fails: an
      * operator restart or a leader change refuses the link the seed had (links live in the operator's memory), and
@@ -80,10 +81,21 @@ public final class RestorePlanner {
                 + ") appeared while the template was being deleted; it was left alone");
     }
 
+    /** The cluster made its seed without the snapshot: it runs empty, and is no restore of the backup. */
+    private static RestoreAction startedEmpty(ClusterSeen cluster) {
+        return cluster.seedStartedEmpty() == null ? null : new RestoreAction.Fail(REASON_SEED_STARTED_EMPTY,
+                "the restored cluster made its seed member without the snapshot (" + cluster.seedStartedEmpty()
+                        + "). It was left as it is, empty: delete it and restore again from the backup");
+    }
+
     private static RestoreAction restoring(String restore, String createdUid, ClusterSeen cluster, int seedRetries) {
         RestoreAction lost = lost(restore, createdUid, cluster);
         if (lost != null) {
             return lost;
+        }
+        RestoreAction empty = startedEmpty(cluster);
+        if (empty != null) {
+            return empty;
         }
         if (cluster.seedFailure() != null) {
             if (cluster.seedDownloadFailed() != null && seedRetries < SEED_RETRIES) {
@@ -110,6 +122,10 @@ public final class RestorePlanner {
         RestoreAction lost = lost(restore, createdUid, cluster);
         if (lost != null) {
             return lost;
+        }
+        RestoreAction empty = startedEmpty(cluster);
+        if (empty != null) {
+            return empty;
         }
         if (cluster.available() && cluster.readyMembers() >= cluster.size() && cluster.healthyMembers() >= cluster.size()) {
             return new RestoreAction.Advance(RestorePhase.Done, "the restored cluster is available with "

@@ -126,6 +126,12 @@ public final class SeedSnapshotClaim {
             // empty. After a failed restore the refusal below stays, so an empty seed is never silent.
             return new NotRestored();
         }
+        if (f.secretOwners() == null && f.restoresSeed() && Objects.equals(r.phase(), RestorePhase.Restoring.name())) {
+            // deleted by hand, or by a foreground deletion of the EtcdRestore (its dependents go first): the restore
+            // makes it again while it runs, and an empty seed now would stand for the restored data
+            return new Pending("waiting for EtcdRestore " + f.restoredBy() + " to make its snapshot Secret "
+                    + f.secret() + " again (it is gone)");
+        }
         if (f.secretOwners() == null) {
             return new Refused(subject + "the Secret " + f.secret() + " does not exist");
         }

@@ -18,6 +18,23 @@ class RestorePlannerTest {
         return new ClusterSeen(true, "uid-new", ME, null, false, healthy, healthy, ready, 3, available, seedFailure);
     }
 
+    /**
+     * A cluster that made its seed without the snapshot (its RestoreSnapshot condition refused) runs empty: that is
+     * no restore, however healthy it is.
+     */
+    @Test
+    void a_seed_made_without_the_snapshot_fails_the_restore_and_is_never_done() {
+        ClusterSeen empty = new ClusterSeen(true, CREATED_UID, ME, null, false, 3, 3, 3, 3, true, null, null, null,
+                null, "the Secret r1-snapshot is not owned by EtcdRestore r1");
+        for (RestorePhase phase : new RestorePhase[] {RestorePhase.Restoring, RestorePhase.Growing}) {
+            assertThat(next(ME, phase, TEMPLATE_UID, CREATED_UID, empty)).as("%s", phase)
+                    .isInstanceOfSatisfying(RestoreAction.Fail.class, f -> {
+                        assertThat(f.reason()).isEqualTo(RestorePlanner.REASON_SEED_STARTED_EMPTY);
+                        assertThat(f.message()).contains("not owned", "restore again");
+                    });
+        }
+    }
+
     @Test
     void a_new_restore_runs_the_preflight_first() {
         assertThat(next(ME, null, null, null, template())).isInstanceOf(RestoreAction.RunPreflight.class);

@@ -43,6 +43,18 @@ class SeedSnapshotClaimTest {
         }
     }
 
+    /**
+     * The restore's Secret went while the restore runs (deleted by hand, or first of the EtcdRestore's dependents in a
+     * foreground deletion): the seed waits for the restore to make it again, and does not start empty.
+     */
+    @Test
+    void whileTheRestoreRunsAGoneSecretMakesTheSeedWaitNotStartEmpty() {
+        assertThat(decide(facts("r1", "r1-snapshot", DONE, null))).isInstanceOfSatisfying(Pending.class,
+                p -> assertThat(p.message()).contains("r1-snapshot", "again"));
+        // a seed of a reseed a person asked for is not the restore's
+        assertThat(decide(new Facts(CLUSTER_UID, "r1", "r1-snapshot", DONE, null, false))).isInstanceOf(Refused.class);
+    }
+
     @Test
     void aSeedMadeAfterTheRestoreOfThisClusterSucceededStartsEmptyWithoutARefusal() {
         assertThat(decide(facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Done", CLUSTER_UID,
@@ -84,8 +96,9 @@ class SeedSnapshotClaimTest {
                 facts("r1", "db-password", DONE, OWNED),
                 facts("r1", "db-password", new RestoreFacts(RESTORE_UID, "Done", CLUSTER_UID, "db-password"),
                         List.of()),
-                // the Secret is gone, or owned by someone else, or by a restore of the same name but another uid
-                facts("r1", "r1-snapshot", DONE, null),
+                // the Secret is gone after the restore failed, or owned by someone else, or by a restore of the same
+                // name but another uid
+                facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Failed", CLUSTER_UID, "r1-snapshot"), null),
                 facts("r1", "r1-snapshot", DONE, List.of()),
                 facts("r1", "r1-snapshot", DONE, List.of(new Owner("EtcdRestore", "r1", "uid-forged"))),
                 facts("r1", "r1-snapshot", DONE, List.of(new Owner("EtcdRestore", "r2", RESTORE_UID))),
