@@ -60,6 +60,15 @@ final class SpacePlanner {
                     + " serves nothing while it is defragmented, and the other healthy voting members would be fewer"
                     + " than a majority. The NOSPACE alarm stays raised until the members are defragmented."));
         }
+        List<String> unknown = seats.stream().filter(s -> !s.learner() && (!s.healthy()
+                || o.healthOf(s.member().id()).isEmpty())).map(ClusterPlanner::label).sorted().toList();
+        if (!unknown.isEmpty()) {
+            return Optional.of(new Wait(Wait.NO_SPACE, "The NOSPACE alarm stays raised: the database size of voting"
+                    + " member" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown) + " is not known (not"
+                    + " answering) and " + (unknown.size() > 1 ? "they were" : "it was") + " not defragmented; disarmed"
+                    + " before, the alarm would be raised again by a member still at the quota. The operator goes on"
+                    + " once every voting member answers."));
+        }
         List<String> full = new ArrayList<>();
         for (Seat s : seats) {
             if (s.learner()) {

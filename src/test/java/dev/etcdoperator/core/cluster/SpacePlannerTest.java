@@ -123,6 +123,22 @@ class SpacePlannerTest {
         assertThat(plan(sick)).isNotInstanceOf(DefragmentMember.class);
     }
 
+    /**
+     * A voter that does not answer was never defragmented and its size is not known: disarmed now, the alarm would
+     * be raised again by that member at the quota, and the message would say every database is below it.
+     */
+    @Test
+    void theAlarmStaysWhileAVotersDatabaseSizeIsNotKnown() {
+        ClusterFixture f = full(5);
+        f.unhealthy("demo-e");
+        List<Step> steps = planUntilNothing(f);
+        assertThat(steps).noneMatch(DisarmNoSpace.class::isInstance);
+        assertThat(steps.get(steps.size() - 1)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.NO_SPACE);
+            assertThat(w.message()).contains("demo-e", "not known");
+        });
+    }
+
     @Test
     void aClusterOfOneIsDefragmentedAllTheSame() {
         ClusterFixture f = full(1);
