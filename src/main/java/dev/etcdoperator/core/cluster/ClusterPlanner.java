@@ -455,6 +455,25 @@ public final class ClusterPlanner {
     }
 
     /**
+     * etcd's CORRUPT alarm: a member's data differs from the others'. Which copy is right only a person can tell; the
+     * operator changes no membership until the alarm is disarmed.
+     */
+    private static Optional<Step> corruptAlarm(ClusterObservation o, List<Seat> seats) {
+        List<String> raisedFor = o.space().alarms().stream().filter(MemberAlarm::corrupt).map(a -> seats.stream()
+                .filter(s -> s.member().id() == a.memberId()).findFirst().map(ClusterPlanner::label)
+                .orElse(Long.toHexString(a.memberId()))).distinct().sorted().toList();
+        if (raisedFor.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Wait(Wait.CORRUPT_ALARM, "etcd's CORRUPT alarm is raised for member"
+                + (raisedFor.size() > 1 ? "s " : " ") + String.join(", ", raisedFor) + ": a member's data differs from"
+                + " the others', and the members refuse requests until the alarm is disarmed. The operator changes no"
+                + " membership meanwhile. Compare the members' data (etcdctl endpoint hashkv --cluster), remove the"
+                + " member whose data differs (etcdctl member remove <id>), then disarm the alarm (etcdctl alarm"
+                + " disarm): the operator deletes that member's pod and adds a fresh member."));
+    }
+
+    /**
      * A cluster that never ran, seeded on a claim an earlier cluster of this name left (some pod of it exists): the
      * seed's data names that cluster's members, and its etcd waits for them (the other claims) before it answers; a
      * seed whose pod went meanwhile is made again on its claim the same way.
@@ -565,7 +584,11 @@ public final class ClusterPlanner {
                 }
             }
         }
-        // 5. quorum
+        // 5. quorum (every member reports a CORRUPT alarm and counts as unhealthy: it is no lost quorum)
+        Optional<Step> corrupt = corruptAlarm(o, seats);
+        if (corrupt.isPresent()) {
+            return corrupt.get();
+        }
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         List<Seat> healthyVoters = voters.stream().filter(Seat::healthy).toList();
         if (healthyVoters.size() < majority(voters.size())) {

@@ -15,4 +15,8 @@ public record MemberAlarm(long memberId, String type) {
     public boolean noSpace() {
         return NOSPACE.equals(type);
     }
+
+    public boolean corrupt() {
+        return CORRUPT.equals(type);
+    }
 }

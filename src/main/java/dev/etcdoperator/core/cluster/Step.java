@@ -331,6 +331,11 @@ public sealed interface Step {
             implements Step {
         /** Freeing space while the NOSPACE alarm is raised. */
         public static final String NO_SPACE = "NoSpace";
+        /**
+         * etcd's CORRUPT alarm is raised: a member's data differs from the others', every member refuses requests,
+         * and which copy is right is for a person to tell.
+         */
+        public static final String CORRUPT_ALARM = "CorruptAlarm";
         /** etcd's downgrade is enabled; members have not rewritten their data in the older format yet. */
         public static final String DOWNGRADE_PENDING = "DowngradePending";
         /** The member's free space passed the threshold of {@code spec.etcd.defragmentation}. */
@@ -397,6 +402,11 @@ public sealed interface Step {
          * quota (its live data needs more), or no member can be defragmented safely now.
          */
         public static final String NO_SPACE = "NoSpace";
+        /**
+         * etcd's CORRUPT alarm is raised: a member's data differs from the others', every member refuses requests,
+         * and which copy is right is for a person to tell.
+         */
+        public static final String CORRUPT_ALARM = "CorruptAlarm";
         /** etcd's downgrade is enabled; members have not rewritten their data in the older format yet. */
         public static final String DOWNGRADE_PENDING = "DowngradePending";
 

@@ -749,6 +749,21 @@ class ClusterPlannerTest {
                 q -> assertThat(q.message()).contains("1 of 3", "demo-b, demo-c", "needs 2", "backup"));
     }
 
+    /**
+     * etcd's CORRUPT alarm makes every member report itself unhealthy: no lost quorum (whose message says to wait for
+     * members that may come back) but the alarm, the member it names, and what a person does.
+     */
+    @Test
+    void aCorruptAlarmIsNamedAndNoMembershipChangesNotTakenForALostQuorum() {
+        ClusterFixture f = running(3, V).sick("demo-a").sick("demo-b").sick("demo-c");
+        f.space(new DatabaseSpace(List.of(new MemberAlarm(f.id("demo-b"), MemberAlarm.CORRUPT)), 1L << 31, 100, 0,
+                java.util.Set.of()));
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.CORRUPT_ALARM);
+            assertThat(w.message()).contains("CORRUPT", "demo-b", "hashkv", "alarm disarm");
+        });
+    }
+
     @Test
     void twoOfThreeSilentWithRunningPodsIsQuorumLostToo() {
         assertThat(plan(running(3, V).unhealthy("demo-b").unhealthy("demo-c"))).isInstanceOf(QuorumLost.class);
