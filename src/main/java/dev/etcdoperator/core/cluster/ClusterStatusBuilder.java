@@ -166,7 +166,7 @@ public final class ClusterStatusBuilder {
             // the new seed starts a new cluster: it has not run, whatever the lost one ran
             status.setCurrentVersion(null);
         } else if (!seats.isEmpty()) {
-            status.setCurrentVersion(ClusterPlanner.runningVersion(o));
+            status.setCurrentVersion(currentVersion(o, seats));
         } else if (status.getCurrentVersion() == null) {
             status.setCurrentVersion(o.currentVersion());
         }
@@ -451,13 +451,15 @@ public final class ClusterStatusBuilder {
         if (seats.isEmpty()) {
             return condition(UPGRADING, false, "NoMembers", "No member answers; nothing to upgrade yet.");
         }
-        if (behind == 0) {
-            return condition(UPGRADING, false, "VersionReached", "Every member runs " + wanted + ".");
-        }
         String running = ClusterPlanner.runningVersion(o);
         if (wanted.equals(o.failedUpgrade()) || wanted.equals(failedUpgrade)) {
-            Refuse failed = ClusterPlanner.upgradeFailed(o, running);
+            // also when every pod has the release's image: the last member given it failed on it
+            Refuse failed = ClusterPlanner.upgradeFailed(o, behind == 0 && o.currentVersion() != null
+                    ? o.currentVersion() : running);
             return condition(UPGRADING, false, failed.reason(), failed.message());
+        }
+        if (behind == 0) {
+            return condition(UPGRADING, false, "VersionReached", "Every member runs " + wanted + ".");
         }
         VersionPolicy.Verdict verdict = versions.check(running, wanted);
         if (!verdict.allowed()) {
@@ -489,6 +491,31 @@ public final class ClusterStatusBuilder {
      * that ended (evicted, its node shut down) or a member that ran well on it and failed later says nothing
      * against the release.
      */
+    /**
+     * The version the cluster runs, as its members report it: the lowest version a healthy member reports, and the
+     * version recorded before while a member cannot tell (restarting, gone, or crash-looping on a release it was just
+     * given and never ran). Taken from the pods' images alone, a member given a release counted as running it before
+     * it ever did, and a pod made again for it got that release too.
+     */
+    static String currentVersion(ClusterObservation o, List<Seat> seats) {
+        List<Version> known = new ArrayList<>();
+        boolean untold = false;
+        for (Seat s : seats) {
+            Optional<Version> reported = o.healthOf(s.member().id()).filter(MemberHealth::healthy)
+                    .map(MemberHealth::version).flatMap(Version::parse);
+            if (reported.isPresent()) {
+                known.add(reported.get());
+            } else {
+                untold = true;
+            }
+        }
+        if (untold && o.currentVersion() != null) {
+            Version.parse(o.currentVersion()).ifPresent(known::add);
+        }
+        return known.stream().min(Comparator.naturalOrder()).map(Version::toString)
+                .orElseGet(() -> ClusterPlanner.runningVersion(o));
+    }
+
     private static String failedNow(ClusterObservation o, Step step, List<MemberDetail> details) {
         String member = step instanceof Step.RemoveMember r && Step.RemoveMember.DEAD_MEMBER.equals(r.reason())
                 ? r.name() : step instanceof Step.DeletePod d && Step.DeletePod.POD_STOPPED.equals(d.reason())
@@ -501,7 +528,12 @@ public final class ClusterStatusBuilder {
                 .filter(p -> !p.runsOnce() && wanted.equals(p.etcdVersion())).isPresent();
         boolean ranWellOnIt = details != null && details.stream().anyMatch(d -> member.equals(d.getName())
                 && Boolean.TRUE.equals(d.getHealthy()) && wanted.equals(d.getVersion()));
-        return failedOnWanted && !ranWellOnIt && !wanted.equals(ClusterPlanner.runningVersion(o)) ? wanted : null;
+        // the last member given the release: every pod has its image, yet the cluster never ran it (the recorded
+        // version is the members' own word)
+        boolean clusterBelow = !wanted.equals(ClusterPlanner.runningVersion(o)) || o.currentVersion() != null
+                && Version.parse(o.currentVersion()).flatMap(v -> Version.parse(wanted).map(w -> v.compareTo(w) < 0))
+                        .orElse(false);
+        return failedOnWanted && !ranWellOnIt && clusterBelow ? wanted : null;
     }
 
     /**

@@ -421,7 +421,8 @@ final class ClusterFixture {
         }
         answering = quorum;
         if (answering) {
-            current = ClusterPlanner.runningVersion(observe());
+            ClusterObservation o = observe();
+            current = ClusterStatusBuilder.currentVersion(o, ClusterPlanner.seats(o, o.members().orElse(List.of())));
         }
         return this;
     }
@@ -552,7 +553,8 @@ final class ClusterFixture {
                     space.defragmentation(), space.round());
         }
         if (answering) {
-            current = ClusterPlanner.runningVersion(observe());
+            ClusterObservation o = observe();
+            current = ClusterStatusBuilder.currentVersion(o, ClusterPlanner.seats(o, o.members().orElse(List.of())));
         }
         return this;
     }

@@ -457,6 +457,34 @@ class ClusterStatusBuilderTest {
         assertThat(evicted.getFailedUpgradeVersion()).isNull();
     }
 
+    /**
+     * On claims, the last member given the release crash-loops on it: every pod then has the release's image, but
+     * the cluster never ran it. The recorded version stays what the members reported, the failure is recorded, and
+     * the member is made again on its claim at the version it ran, not on the failing release for ever.
+     */
+    @Test
+    void theLastMemberOfARolloutFailingOnTheReleaseIsRecordedAndMadeAgainAtTheVersionItRan() {
+        ClusterFixture f = running(3, "3.5.35").persistent().version("3.6.16");
+        for (String member : List.of("demo-b", "demo-c", "demo-a")) {
+            f.podVersion(member, "3.6.16");
+        }
+        EtcdClusterStatus before = report(f.podStarting("demo-a").unhealthy("demo-a"));
+        assertThat(before.getCurrentVersion()).as("demo-a has not told its version yet").isEqualTo("3.5.35");
+
+        f.podCrashLooping("demo-a").current(before.getCurrentVersion());
+        ClusterObservation o = f.observe();
+        Step step = planner.plan(o);
+        assertThat(step).isEqualTo(new Step.DeletePod("demo-a", Step.DeletePod.POD_STOPPED));
+        EtcdClusterStatus failed = at(T0).apply(before, o, step, 1L);
+        assertThat(failed.getFailedUpgradeVersion()).isEqualTo("3.6.16");
+        assertCondition(failed, "Upgrading", "False", VersionPolicy.UPGRADE_FAILED, "set spec.version to 3.5.35");
+        assertThat(failed.getCurrentVersion()).isEqualTo("3.5.35");
+
+        f.podGone("demo-a").failedUpgrade("3.6.16").current(failed.getCurrentVersion());
+        assertThat(planner.plan(f.observe())).isInstanceOfSatisfying(Step.CreateMemberPod.class,
+                c -> assertThat(c.version()).isEqualTo("3.5.35"));
+    }
+
     /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
     @Test
     void aDowngradeThatWillBeRefusedIsNotOnHoldWhileAnotherStepComesFirst() {
