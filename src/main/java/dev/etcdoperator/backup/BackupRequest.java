@@ -1,5 +1,6 @@
 package dev.etcdoperator.backup;
 
+import java.time.Instant;
 import java.util.List;
 
 import dev.etcdoperator.core.backup.S3Location;
@@ -15,7 +16,12 @@ import dev.etcdoperator.storage.S3Settings;
  * @param owner     namespace/name of the EtcdBackup, stored with each object so retention deletes only its own
  * @param cluster   the EtcdCluster's name when the backup names one, else empty (a metrics label)
  * @param clusterUid the EtcdCluster's uid when the backup names one, else null
+ * @param survivorRecovery when that EtcdCluster last began a recovery from a survivor, or null
  */
 record BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner, String cluster,
-        String clusterUid) {
+        String clusterUid, Instant survivorRecovery) {
+    BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner,
+            String cluster, String clusterUid) {
+        this(endpoints, tls, s3, location, owner, cluster, clusterUid, null);
+    }
 }

@@ -58,7 +58,17 @@ final class BackupRequests {
         }
         String endpoint = (https ? "https" : "http") + "://" + ClusterResources.clientServiceName(clusterName) + "."
                 + namespace + ".svc:" + ClusterResources.CLIENT_PORT;
-        return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName, cluster.getMetadata().getUid());
+        return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName, cluster.getMetadata().getUid(),
+                survivorRecovery(cluster));
+    }
+
+    private static java.time.Instant survivorRecovery(EtcdCluster cluster) {
+        String date = cluster.getStatus() == null ? null : cluster.getStatus().getLastSurvivorRecoveryDate();
+        try {
+            return date == null ? null : java.time.Instant.parse(date);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private EtcdTls clientTls(String namespace, String name, String field) {

@@ -101,7 +101,8 @@ final class BackupRunner {
             SnapshotSources.Found found = sources.find(request.endpoints(), request.tls(), deadline);
             inTime(deadline, timeout, "choosing the member to read");
             SourceChoice.Candidate source = found.best();
-            refuse(BackupPlanner.checkSource(last, found.answered(), source, request.clusterUid()));
+            refuse(BackupPlanner.checkSource(last, found.answered(), source, request.clusterUid(),
+                    request.survivorRecovery()));
             S3Location target;
             List<StoredBackup> stored = List.of();
             if (periodic) {

@@ -73,6 +73,11 @@ public class EtcdClusterStatus implements ConditionedStatus {
             + "its data, or the EtcdRestore created. Cleared once the cluster has a healthy majority again.")
     private QuorumRecoveryStatus quorumRecovery;
 
+    @JsonPropertyDescription("When the last recovery from a survivor began (RFC 3339): it made the cluster a new etcd "
+            + "cluster (another cluster ID) on the survivor's data, and the EtcdBackups of this cluster go on backing it "
+            + "up. Cleared when the cluster is seeded again empty.")
+    private String lastSurvivorRecoveryDate;
+
     @JsonPropertyDescription("Additive, with spec.etcd.defragmentation.schedule: the next scheduled defragmentation "
             + "round, the one in progress and the last one completed.")
     private DefragmentationStatus defragmentation;
@@ -214,6 +219,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setCertificates(List<CertificateStatus> certificates) {
         this.certificates = certificates;
+    }
+
+    public String getLastSurvivorRecoveryDate() {
+        return lastSurvivorRecoveryDate;
+    }
+
+    public void setLastSurvivorRecoveryDate(String lastSurvivorRecoveryDate) {
+        this.lastSurvivorRecoveryDate = lastSurvivorRecoveryDate;
     }
 
     public String getQuorumLostSince() {

@@ -1,5 +1,6 @@
 package dev.etcdoperator.core.backup;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,13 +36,30 @@ public final class BackupPlanner {
      * @param etcdClusterId hex, null when unknown (e.g. recorded by an older operator)
      * @param clusterUid    the EtcdCluster's uid, null when the backup names endpoints or it is unknown
      */
-    public record LastBackup(Long revision, String etcdClusterId, String clusterUid) {
+    /** @param date when it was taken (RFC 3339), or null */
+    public record LastBackup(Long revision, String etcdClusterId, String clusterUid, String date) {
+        public LastBackup(Long revision, String etcdClusterId, String clusterUid) {
+            this(revision, etcdClusterId, clusterUid, null);
+        }
+
         public static LastBackup none() {
             return new LastBackup(null, null, null);
         }
 
         boolean isNone() {
             return revision == null && etcdClusterId == null && clusterUid == null;
+        }
+
+        /** Taken before {@code time}; false when either is unknown. */
+        boolean before(Instant time) {
+            if (date == null || time == null) {
+                return false;
+            }
+            try {
+                return Instant.parse(date).isBefore(time);
+            } catch (java.time.format.DateTimeParseException e) {
+                return false;
+            }
         }
     }
 
@@ -60,6 +78,16 @@ public final class BackupPlanner {
      */
     public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
             SourceChoice.Candidate source, String clusterUid) {
+        return checkSource(last, answered, source, clusterUid, null);
+    }
+
+    /**
+     * @param survivorRecovery when the EtcdCluster last began a recovery from a survivor (its
+     *                         {@code status.lastSurvivorRecoveryDate}), or null: that made it a new etcd cluster on
+     *                         the survivor's data, whose ID a backup taken before it does not have
+     */
+    public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
+            SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery) {
         List<String> ids = answered.stream().map(SourceChoice.Candidate::clusterIdHex).filter(Objects::nonNull)
                 .distinct().sorted().toList();
         if (ids.size() > 1) {
@@ -74,7 +102,10 @@ public final class BackupPlanner {
                     + " create a new EtcdBackup (or re-create this one) with its own s3.path"));
         }
         String id = source.clusterIdHex();
-        if (last.etcdClusterId() != null && id != null && !last.etcdClusterId().equalsIgnoreCase(id)) {
+        boolean recoveredSince = clusterUid != null && clusterUid.equals(last.clusterUid())
+                && last.before(survivorRecovery);
+        if (last.etcdClusterId() != null && id != null && !last.etcdClusterId().equalsIgnoreCase(id)
+                && !recoveredSince) {
             return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "member " + source.clientUrl()
                     + " belongs to etcd cluster " + id + ", the last backup came from etcd cluster "
                     + last.etcdClusterId() + ": it is another cluster (or one restored or re-created); the earlier"

@@ -190,7 +190,8 @@ public final class BackupStatusBuilder {
         if (status == null || status.getLastSuccessDate() == null) {
             return BackupPlanner.LastBackup.none();
         }
-        return new BackupPlanner.LastBackup(status.getEtcdRevision(), status.getEtcdClusterID(), status.getClusterUID());
+        return new BackupPlanner.LastBackup(status.getEtcdRevision(), status.getEtcdClusterID(), status.getClusterUID(),
+                status.getLastSuccessDate());
     }
 
     public static String format(Instant t) {

@@ -163,8 +163,9 @@ public final class ClusterStatusBuilder {
             status.setSeedMember(r.names().get(0));
         }
         if (step instanceof RecordSeed r && r.reseed()) {
-            // the new seed starts a new cluster: it has not run, whatever the lost one ran
+            // the new seed starts a new cluster: it has not run, whatever the lost one ran; nor is it the recovered one
             status.setCurrentVersion(null);
+            status.setLastSurvivorRecoveryDate(null);
         } else if (!seats.isEmpty()) {
             status.setCurrentVersion(currentVersion(o, seats));
         } else if (status.getCurrentVersion() == null) {

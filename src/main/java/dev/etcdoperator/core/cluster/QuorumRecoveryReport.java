@@ -46,6 +46,8 @@ final class QuorumRecoveryReport {
             record.setRaftIndex(r.raftIndex());
             record.setStartedAt(now == null ? null : now.toString());
             status.setQuorumRecovery(record);
+            // the recovery member starts a new etcd cluster: the cluster's backups take it for the same one
+            status.setLastSurvivorRecoveryDate(now == null ? null : now.toString());
             return Optional.of(condition(true, QuorumRecoveryPlanner.RECOVERING_FROM_SURVIVOR, r.message()));
         }
         if (step instanceof CreateRestore r) {

@@ -61,6 +61,30 @@ class BackupPlannerTest {
         assertThat(check(new LastBackup(100L, "abcd", null), member(100, 0), null)).isEmpty();
     }
 
+    /**
+     * A recovery from a survivor makes the same EtcdCluster a new etcd cluster on the survivor's data: its backups go
+     * on. Only for that EtcdCluster, and only when the recovery began after the last backup.
+     */
+    @Test
+    void theNewEtcdClusterIdOfARecoveryFromASurvivorIsTakenForTheSameCluster() {
+        LastBackup last = new LastBackup(100L, "abcd", "uid-1", "2026-12-01T10:00:00Z");
+        java.time.Instant after = java.time.Instant.parse("2026-12-01T11:00:00Z");
+        java.time.Instant before = java.time.Instant.parse("2026-12-01T09:00:00Z");
+        var recovered = member(120, 0x1234);
+        assertThat(BackupPlanner.checkSource(last, List.of(recovered), recovered, "uid-1", after)).isEmpty();
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(recovered), recovered, "uid-1", before)))
+                .as("recovered before the last backup: another change since").contains(BackupFailure.CLUSTER_CHANGED);
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(recovered), recovered, "uid-1", null)))
+                .as("no recovery recorded").contains(BackupFailure.CLUSTER_CHANGED);
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(recovered), recovered, "uid-2", after)))
+                .as("another EtcdCluster").contains(BackupFailure.CLUSTER_CHANGED);
+        assertThat(reason(BackupPlanner.checkSource(new LastBackup(100L, "abcd", "uid-1", null), List.of(recovered),
+                recovered, "uid-1", after))).as("the last backup's time unknown").contains(BackupFailure.CLUSTER_CHANGED);
+        var behind = member(90, 0x1234);
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(behind), behind, "uid-1", after)))
+                .as("the survivor lacked writes the last backup has").contains(BackupFailure.REVISION_WENT_BACK);
+    }
+
     @Test
     void endpointsThatReachTwoClustersAreRefused() {
         var a = member(10, 0x1);

@@ -41,7 +41,8 @@ class BackupStatusBuilderTest {
         builder.succeeded(status, taken(100), T, 1L);
         assertThat(status.getEtcdClusterID()).isEqualTo("abcd");
         assertThat(status.getClusterUID()).isEqualTo("uid-1");
-        assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(new BackupPlanner.LastBackup(100L, "abcd", "uid-1"));
+        assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(new BackupPlanner.LastBackup(100L, "abcd", "uid-1",
+                T.toString()));
         assertThat(status.getConditions()).extracting(Condition::getType).containsExactly("BackupSucceeded", "Ready");
         assertThat(status.getConditions()).allSatisfy(c -> {
             assertThat(c.getStatus()).isEqualTo(Conditions.TRUE);
@@ -54,7 +55,8 @@ class BackupStatusBuilderTest {
         assertThat(status.getSucceeded()).isFalse();
         assertThat(status.getReason()).isEqualTo("RevisionWentBack: revision 3 < 100");
         assertThat(status.getConsecutiveFailures()).isEqualTo(1);
-        assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(new BackupPlanner.LastBackup(100L, "abcd", "uid-1"));
+        assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(new BackupPlanner.LastBackup(100L, "abcd", "uid-1",
+                T.toString()));
         assertThat(status.getConditions()).hasSize(2).allSatisfy(c -> {
             assertThat(c.getStatus()).isEqualTo(Conditions.FALSE);
             assertThat(c.getReason()).isEqualTo(BackupFailure.REVISION_WENT_BACK);

@@ -272,12 +272,24 @@ class ClusterStatusBuilderTest {
         assertCondition(s, "Upgrading", "False", "AllMembersLost");
 
         // a person asks for a new, empty cluster: it is Creating again, from a new seed, and has not run
+        s.setLastSurvivorRecoveryDate("2025-12-01T00:00:00Z");
         report(s, lost.reseedRequested());
+        assertThat(s.getLastSurvivorRecoveryDate()).as("the new cluster is not the recovered one").isNull();
         assertThat(s.getPhase()).isEqualTo("Creating");
         assertThat(s.getReason()).isNull();
         assertThat(s.getCurrentVersion()).isNull();
         assertThat(s.getSeedMember()).isNotEqualTo("demo-a").matches("demo-[a-z0-9]{10}");
         assertCondition(s, "Scaling", "True", "Reseeding", s.getSeedMember(), "empty");
+    }
+
+    /** A recovery from a survivor makes a new etcd cluster: when it began is kept for the cluster's backups. */
+    @Test
+    void aRecoveryFromASurvivorIsDatedForTheBackupsOfTheCluster() {
+        ClusterFixture f = running(3, V).dead("demo-b").dead("demo-c");
+        EtcdClusterStatus s = at(T0).apply(new EtcdClusterStatus(), f.observe(),
+                new Step.RecordQuorumRecovery("demo-a", "demo-x", 10, 20, false, "recovering"), 1L);
+        assertThat(s.getLastSurvivorRecoveryDate()).isEqualTo(T0.toString());
+        assertThat(s.getQuorumRecovery().getStartedAt()).isEqualTo(T0.toString());
     }
 
     /** What is done without a quorum (members made again on their claims) does not say the cluster runs again. */
