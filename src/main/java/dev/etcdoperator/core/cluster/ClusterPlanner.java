@@ -410,13 +410,16 @@ public final class ClusterPlanner {
                     + names(waiting) + " are starting." + waiting.stream().filter(p -> p.imageProblem() != null)
                             .map(p -> " Pod " + p.name() + ":" + imageNote(Optional.of(p))).collect(Collectors.joining()));
         }
-        if (live.stream().allMatch(MemberPod::stopped) && !o.persistent()) {
+        // on claims, ended pods whose claims are gone (deleted with their data) start no more than without claims
+        if (live.stream().allMatch(MemberPod::stopped)
+                && (!o.persistent() || live.stream().noneMatch(p -> o.claims().contains(p.name())))) {
             if (o.reseedRequested()) {
                 // a person asked to start it again empty: the ended pods go first, then a seed is recorded
                 return new DeletePod(sortedByName(live).get(0).name(), DeletePod.POD_STOPPED);
             }
             return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
-                    + " not on claims, and a pod that ended does not start again");
+                    + " not on claims" + (o.persistent() ? " (gone)" : "") + ", and a pod that ended does not start"
+                    + " again");
         }
         List<MemberPod> ended = live.stream().filter(MemberPod::stopped).toList();
         List<MemberPod> failing = live.stream().filter(MemberPod::crashLooping).toList();

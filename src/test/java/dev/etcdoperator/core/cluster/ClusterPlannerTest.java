@@ -795,6 +795,16 @@ class ClusterPlannerTest {
                 .isInstanceOfSatisfying(Wait.class, w -> assertThat(w.reason()).isEqualTo(Wait.MEMBERS_STARTING));
     }
 
+    /** On claims too: every pod ended and every claim gone (deleted with its data) is every member lost. */
+    @Test
+    void everyPodEndedAndEveryClaimGoneIsEveryMemberLost() {
+        ClusterFixture f = running(3, V).persistent().podStopped("demo-a").podStopped("demo-b").podStopped("demo-c")
+                .withoutClaim("demo-a").withoutClaim("demo-b").withoutClaim("demo-c").noAnswer();
+        assertThat(plan(f)).isInstanceOfSatisfying(AllMembersLost.class,
+                a -> assertThat(a.message()).contains("demo-a, demo-b, demo-c", "gone"));
+        assertThat(plan(f.reseedRequested())).isEqualTo(new DeletePod("demo-a", DeletePod.POD_STOPPED));
+    }
+
     @Test
     void onlyTerminatingPodsAreWaitedFor() {
         ClusterFixture f = running(1, V).noAnswer().podTerminating("demo-a");
