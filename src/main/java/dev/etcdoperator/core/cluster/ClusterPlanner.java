@@ -829,9 +829,18 @@ public final class ClusterPlanner {
             // its pod made again on a claim without its data, or its pod gone or ended for good (evicted: it stays,
             // Failed) and its claim gone: nothing brings it back
             return s.dataMissing() && !s.healthy() || (s.pod().isEmpty() || s.podStopped())
-                    && !o.claims().contains(s.name()) && !o.terminatingPod(s.name());
+                    && !o.claims().contains(s.name()) && !o.terminatingPod(s.name()) || pendingWithoutClaim(o, s);
         }
         return s.pod().isEmpty() || s.podFailed();
+    }
+
+    /**
+     * On claims, a member's pod that never started etcd (pending: its node lost with a local volume, say) and whose
+     * claim is gone: no node takes a pod whose claim does not exist, so it never starts.
+     */
+    static boolean pendingWithoutClaim(ClusterObservation o, Seat s) {
+        return o.persistent() && !s.healthy() && !o.claims().contains(s.name()) && s.pod()
+                .filter(p -> !p.running() && !p.stopped() && !p.etcdStarted() && !p.terminating()).isPresent();
     }
 
     private static Seat pickForScaleDown(List<Seat> voters, List<Seat> runOnce) {

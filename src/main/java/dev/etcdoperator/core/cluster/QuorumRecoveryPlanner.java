@@ -325,7 +325,8 @@ public final class QuorumRecoveryPlanner {
             return false;
         }
         if (o.persistent()) {
-            return s.dataMissing() || (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name());
+            return s.dataMissing() || (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name())
+                    || ClusterPlanner.pendingWithoutClaim(o, s);
         }
         return s.pod().isEmpty() || s.podStopped();
     }

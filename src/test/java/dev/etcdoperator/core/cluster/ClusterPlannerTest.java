@@ -728,6 +728,21 @@ class ClusterPlannerTest {
                 CreateMemberPod.RECREATING_IN_PLACE));
     }
 
+    /**
+     * A member's pod pending for good (its node lost with a local volume) whose claim a person deleted: no node takes
+     * a pod whose claim does not exist. It is replaced, not waited for as starting; without quorum it is lost for good.
+     */
+    @Test
+    void aPendingPodWhoseClaimIsGoneIsADeadMember() {
+        ClusterFixture f = running(3, V).persistent().podStarting("demo-c").unhealthy("demo-c").withoutClaim("demo-c");
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.DEAD_MEMBER));
+
+        ClusterFixture lost = running(3, V).persistent().podStarting("demo-b").unhealthy("demo-b")
+                .withoutClaim("demo-b").podStarting("demo-c").unhealthy("demo-c").withoutClaim("demo-c");
+        assertThat(plan(lost)).isInstanceOfSatisfying(QuorumLost.class, q -> assertThat(q.recoveryReason())
+                .isNotEqualTo(QuorumRecoveryPlanner.MAY_COME_BACK));
+    }
+
     @Test
     void aPersistentMemberWhoseClaimIsGoneToIsReplaced() {
         ClusterFixture f = running(3, V).persistent().dead("demo-b").withoutClaim("demo-b");
