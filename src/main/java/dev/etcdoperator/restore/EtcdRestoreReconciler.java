@@ -764,6 +764,15 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                 return Optional.of("the backup " + location + " was replaced after the preflight verified it (verified "
                         + verified + ", now " + now.get() + ")");
             }
+            // the seed downloads with the link, not with the operator's credentials: a store that refuses links (a
+            // bucket policy, a clock it does not accept) is found before the template goes, not by the seed after
+            Optional<String> refused = store.linkRefusal(location, verified);
+            if (refused.isPresent()) {
+                throw new BackupFailure(BackupFailure.S3_ACCESS_DENIED, "the store refuses the download link the seed"
+                        + " member would use for " + location + " (" + refused.get() + "), although it lets the"
+                        + " operator read the backup: check the bucket policy (links signed in the query string, their"
+                        + " age) and the operator's clock", true);
+            }
             putUrl(restore, store, location, verified);
         }
         status.setConsecutiveFailures(0);

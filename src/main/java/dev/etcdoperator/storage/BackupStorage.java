@@ -106,6 +106,15 @@ public interface BackupStorage {
         }
 
         /**
+         * Why the store refuses the link {@link #presignedGet} makes for {@code object}, asked as a pod would ask it;
+         * empty when it serves it, when the link is the operator's own (client-side encryption), or when the answer
+         * says nothing of the link itself.
+         */
+        default Optional<String> linkRefusal(S3Location location, ObjectVersion object) {
+            return Optional.empty();
+        }
+
+        /**
          * Streams the etcd snapshot of exactly {@code object} (its version id, and only while its ETag is unchanged),
          * decrypted with the settings' key when it is client-side encrypted.
          */

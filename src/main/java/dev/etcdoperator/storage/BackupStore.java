@@ -317,6 +317,14 @@ public final class BackupStore implements BackupStorage.Store {
     }
 
     @Override
+    public Optional<String> linkRefusal(S3Location location, ObjectVersion object) {
+        if (settings == null || settings.clientKey() != null) {
+            return Optional.empty();
+        }
+        return S3Clients.presignedGetRefusal(settings, location, object, LINK_PROBE_TIMEOUT);
+    }
+
+    @Override
     public BackupStorage.Snapshot readSnapshot(S3Location location, ObjectVersion object) {
         BackupKey key = settings == null ? null : settings.clientKey();
         ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key())

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -67,6 +68,47 @@ public final class S3Clients {
                     .getObjectRequest(g -> g.bucket(location.bucket()).key(location.key())
                             .versionId(object == null ? null : object.versionId())
                             .ifMatch(object == null ? null : object.etag()))).url().toString();
+        }
+    }
+
+    /**
+     * Why the store refuses the presigned GET a pod would make for {@code object} (asked for one byte, with its signed
+     * {@code If-Match}): a 400, 401 or 403 (a bucket policy against links, a link dated by a clock the store does not
+     * accept, a signature it rejects), as {@code HTTP <code>} and the start of its answer. Empty when it serves it, and
+     * for any other answer or none within the timeout, which other checks judge (the object gone or changed, the
+     * store unreachable).
+     */
+    public static Optional<String> presignedGetRefusal(S3Settings settings, S3Location location, ObjectVersion object,
+            Duration timeout) {
+        String url = presignedGet(settings, location, object, Duration.ofMinutes(5));
+        HttpURLConnection connection = null;
+        try {
+            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout((int) timeout.toMillis());
+            connection.setReadTimeout((int) timeout.toMillis());
+            if (object != null && object.etag() != null) {
+                connection.setRequestProperty("If-Match", object.etag());
+            }
+            connection.setRequestProperty("Range", "bytes=0-0");
+            int code = connection.getResponseCode();
+            if (code != 400 && code != 401 && code != 403) {
+                return Optional.empty();
+            }
+            String answer = "";
+            if (connection.getErrorStream() != null) {
+                try (var in = connection.getErrorStream()) {
+                    answer = new String(in.readNBytes(300), java.nio.charset.StandardCharsets.UTF_8)
+                            .replaceAll("\\s+", " ").strip();
+                }
+            }
+            return Optional.of("HTTP " + code + (answer.isEmpty() ? "" : ": " + answer));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        } finally {
+            if (connection != null) {
+                // never read on: a store that ignored the range would be sending the whole object
+                connection.disconnect();
+            }
         }
     }
 

@@ -505,6 +505,31 @@ class EtcdRestoreReconcilerTest {
     }
 
     /**
+     * A store that lets the operator read the backup but refuses the links the seed would download with (a bucket
+     * policy against them, a clock it does not accept): found before the template goes, which stays; tried again.
+     */
+    @Test
+    void aStoreThatRefusesTheSeedsLinkKeepsTheTemplate() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setTemplateGeneration(template.getMetadata().getGeneration());
+        storage.linkRefusal = "HTTP 403: AccessDenied";
+        reconciler.reconcile(restore, null);
+        reconciler.reconcile(restore, null);
+
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(restore.getStatus().getTemplateDeletionRequested()).isNotEqualTo(Boolean.TRUE);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Deleting");
+        assertThat(restore.getStatus().getReason()).startsWith(BackupFailure.S3_ACCESS_DENIED)
+                .contains("refuses the download link", "HTTP 403", "nothing was changed");
+
+        storage.linkRefusal = null;
+        reconciler.reconcile(restore, null);
+        reconciler.reconcile(restore, null);
+        assertThat(cluster(CLUSTER)).as("served again: the restore goes on").isNull();
+    }
+
+    /**
      * Recorded by an earlier operator version, or under an EtcdRestore CRD older than the operator (the API server
      * drops the status fields it does not know): no generation, so the deletion is asked for at once, not recorded
      * first in a field that never stays.
@@ -995,6 +1020,8 @@ class EtcdRestoreReconcilerTest {
         final AtomicInteger signatures = new AtomicInteger();
         /** Whether the store refuses a link for another ETag than the one it was signed for. */
         boolean linksRefuseOtherObjects;
+        /** Why the store refuses the links it signs, asked as a pod would ask; null: it serves them. */
+        String linkRefusal;
 
         @Override
         public Store open(S3Settings settings) {
@@ -1037,6 +1064,11 @@ class EtcdRestoreReconcilerTest {
                 @Override
                 public boolean linkRefusesOtherObjects(S3Location location, ObjectVersion object) {
                     return linksRefuseOtherObjects && object != null;
+                }
+
+                @Override
+                public Optional<String> linkRefusal(S3Location location, ObjectVersion object) {
+                    return Optional.ofNullable(linkRefusal);
                 }
 
                 @Override

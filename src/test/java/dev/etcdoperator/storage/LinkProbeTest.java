@@ -94,6 +94,26 @@ class LinkProbeTest {
         assertThat(store(nowhere).linkRefusesOtherObjects(LOCATION, OBJECT)).isFalse();
     }
 
+    /** The link a pod would use, asked for one byte as the pod would ask: only a refusal of the link itself counts. */
+    @Test
+    void aStoreThatRefusesTheLinkItselfIsToldFromOneThatServesIt() {
+        assertThat(store(settings()).linkRefusal(LOCATION, OBJECT)).isEmpty();
+        assertThat(asked).hasSize(1);
+        assertThat(asked.get(0)).startsWith("GET /bucket/backups/one If-Match=\"etag-1\"").contains("Range=bytes=0-0");
+
+        mode = "forbidden";
+        assertThat(store(settings()).linkRefusal(LOCATION, OBJECT)).hasValueSatisfying(r -> assertThat(r)
+                .startsWith("HTTP 403"));
+
+        S3Settings nowhere = new S3Settings("AKIDEXAMPLE", "secret", null, "us-east-1", URI.create("http://127.0.0.1:1"),
+                true);
+        assertThat(store(nowhere).linkRefusal(LOCATION, OBJECT)).as("unreachable: other checks say so").isEmpty();
+        S3Settings encrypted = settings().withClientKey(BackupKey.of(new byte[BackupKey.LENGTH], "ns/key[key]"));
+        int before = asked.size();
+        assertThat(store(encrypted).linkRefusal(LOCATION, OBJECT)).as("the operator's own link").isEmpty();
+        assertThat(asked).hasSize(before);
+    }
+
     @Test
     void aLinkOfTheOperatorsOwnOrAnObjectWithoutETagIsNeverAskedAbout() {
         S3Settings encrypted = settings().withClientKey(BackupKey.of(new byte[BackupKey.LENGTH], "ns/key[key]"));
