@@ -453,7 +453,8 @@ public final class ClusterStatusBuilder {
             return condition(UPGRADING, false, "NoMembers", "No member answers; nothing to upgrade yet.");
         }
         String running = ClusterPlanner.runningVersion(o);
-        if (wanted.equals(o.failedUpgrade()) || wanted.equals(failedUpgrade)) {
+        if ((wanted.equals(o.failedUpgrade()) || wanted.equals(failedUpgrade))
+                && (behind > 0 || recordedBelow(o, wanted))) {
             // also when every pod has the release's image: the last member given it failed on it
             Refuse failed = ClusterPlanner.upgradeFailed(o, behind == 0 && o.currentVersion() != null
                     ? o.currentVersion() : running);
@@ -501,20 +502,39 @@ public final class ClusterStatusBuilder {
     static String currentVersion(ClusterObservation o, List<Seat> seats) {
         List<Version> known = new ArrayList<>();
         boolean untold = false;
+        Version storage = null;
         for (Seat s : seats) {
-            Optional<Version> reported = o.healthOf(s.member().id()).filter(MemberHealth::healthy)
-                    .map(MemberHealth::version).flatMap(Version::parse);
+            Optional<MemberHealth> health = o.healthOf(s.member().id()).filter(MemberHealth::healthy);
+            Optional<Version> reported = health.map(MemberHealth::version).flatMap(Version::parse);
             if (reported.isPresent()) {
-                known.add(reported.get());
+                // the pod's own tag where it names the same release (a tag of a custom build: 3.5.35-fips)
+                Optional<Version> tag = s.pod().map(MemberPod::etcdVersion).flatMap(Version::parse)
+                        .filter(t -> t.major() == reported.get().major() && t.minor() == reported.get().minor()
+                                && t.patch() == reported.get().patch());
+                known.add(tag.orElse(reported.get()));
             } else {
                 untold = true;
             }
+            Optional<Version> stored = health.map(MemberHealth::storageVersion).flatMap(Version::parse);
+            if (stored.isPresent() && (storage == null || stored.get().compareTo(storage) > 0)) {
+                storage = stored.get();
+            }
         }
+        // etcd raised its cluster version (members keep their data at it) before every member was seen healthy on
+        // the release: the version recorded before is no version a member can run on that data any more
+        Version dataFloor = storage;
         if (untold && o.currentVersion() != null) {
-            Version.parse(o.currentVersion()).ifPresent(known::add);
+            Version.parse(o.currentVersion()).filter(v -> dataFloor == null || v.major() > dataFloor.major()
+                    || v.major() == dataFloor.major() && v.minor() >= dataFloor.minor()).ifPresent(known::add);
         }
         return known.stream().min(Comparator.naturalOrder()).map(Version::toString)
                 .orElseGet(() -> ClusterPlanner.runningVersion(o));
+    }
+
+    /** The version recorded in the status is below {@code wanted}: the cluster, by its members' word, never ran it. */
+    private static boolean recordedBelow(ClusterObservation o, String wanted) {
+        return o.currentVersion() != null && Version.parse(o.currentVersion())
+                .flatMap(v -> Version.parse(wanted).map(w -> v.compareTo(w) < 0)).orElse(false);
     }
 
     private static String failedNow(ClusterObservation o, Step step, List<MemberDetail> details) {
@@ -529,11 +549,12 @@ public final class ClusterStatusBuilder {
                 .filter(p -> !p.runsOnce() && wanted.equals(p.etcdVersion())).isPresent();
         boolean ranWellOnIt = details != null && details.stream().anyMatch(d -> member.equals(d.getName())
                 && Boolean.TRUE.equals(d.getHealthy()) && wanted.equals(d.getVersion()));
-        // the last member given the release: every pod has its image, yet the cluster never ran it (the recorded
-        // version is the members' own word)
-        boolean clusterBelow = !wanted.equals(ClusterPlanner.runningVersion(o)) || o.currentVersion() != null
-                && Version.parse(o.currentVersion()).flatMap(v -> Version.parse(wanted).map(w -> v.compareTo(w) < 0))
-                        .orElse(false);
+        // the last member given the release, on its claim: every pod has its image, yet the cluster never ran it
+        // (the recorded version is the members' own word), and the member is made again at the version it ran. A
+        // member replaced instead gets the version the others run, the release: no failure to record then.
+        boolean madeAgainOnClaim = step instanceof Step.DeletePod && o.persistent() && o.claims().contains(member);
+        boolean clusterBelow = !wanted.equals(ClusterPlanner.runningVersion(o)) || madeAgainOnClaim
+                && recordedBelow(o, wanted);
         return failedOnWanted && !ranWellOnIt && clusterBelow ? wanted : null;
     }
 

@@ -497,6 +497,51 @@ class ClusterStatusBuilderTest {
                 c -> assertThat(c.version()).isEqualTo("3.5.35"));
     }
 
+    /**
+     * Without claims the last member failing on the release is replaced by a fresh member at the version the others
+     * run, the release: no failed upgrade to record, and the rollout ends as reached.
+     */
+    @Test
+    void theLastMemberFailingWithoutClaimsIsReplacedAndNoFailureIsRecorded() {
+        ClusterFixture f = running(3, "3.5.35").version("3.6.16");
+        for (String member : List.of("demo-b", "demo-c", "demo-a")) {
+            f.podVersion(member, "3.6.16");
+        }
+        f.podCrashLooping("demo-a").unhealthy("demo-a").current("3.5.35");
+        ClusterObservation o = f.observe();
+        Step step = planner.plan(o);
+        assertThat(step).isInstanceOf(Step.RemoveMember.class);
+        EtcdClusterStatus s = at(T0).apply(new EtcdClusterStatus(), o, step, 1L);
+        assertThat(s.getFailedUpgradeVersion()).isNull();
+    }
+
+    /**
+     * etcd raised its cluster version (the members' data is at 3.6) before the operator saw the last member healthy
+     * on the release: the version recorded before is no version a member can be made again at.
+     */
+    @Test
+    void theRecordedVersionNeverStaysBelowTheMembersDataVersion() {
+        ClusterFixture f = running(3, "3.5.35").persistent().version("3.6.16");
+        for (String member : List.of("demo-b", "demo-c", "demo-a")) {
+            f.podVersion(member, "3.6.16");
+        }
+        f.unhealthy("demo-a").current("3.5.35");
+        assertThat(report(f).getCurrentVersion()).as("demo-a untold, the data still at 3.5").isEqualTo("3.5.35");
+        f.storageVersion("demo-b", "3.6.0").storageVersion("demo-c", "3.6.0");
+        assertThat(report(f).getCurrentVersion()).as("the data at 3.6").isEqualTo("3.6.16");
+    }
+
+    /** A custom build's tag (3.5.35-fips) reports 3.5.35: the version recorded is the tag, which images are made of. */
+    @Test
+    void theRecordedVersionKeepsTheTagOfTheReleaseTheMembersReport() {
+        // the pods carry the tag; the members answer with the release their binary reports
+        ClusterFixture f = running(3, "3.5.35-fips").version("3.5.35");
+        f.answers("demo-a", true).answers("demo-b", false).answers("demo-c", false).version("3.5.35-fips");
+        ClusterObservation o = f.observe();
+        assertThat(o.healthOf(f.id("demo-b")).orElseThrow().version()).isEqualTo("3.5.35");
+        assertThat(report(f).getCurrentVersion()).isEqualTo("3.5.35-fips");
+    }
+
     /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
     @Test
     void aDowngradeThatWillBeRefusedIsNotOnHoldWhileAnotherStepComesFirst() {
