@@ -462,6 +462,11 @@ public final class ClusterPlanner {
      * operator changes no membership until the alarm is disarmed.
      */
     private static Optional<Step> corruptAlarm(ClusterObservation o, List<Seat> seats) {
+        if (seats.stream().noneMatch(Seat::leader)) {
+            // etcd lists its alarms through its leader: without one the list is an earlier one, and a lost quorum
+            // is what is known
+            return Optional.empty();
+        }
         List<String> raisedFor = o.space().alarms().stream().filter(MemberAlarm::corrupt).map(a -> seats.stream()
                 .filter(s -> s.member().id() == a.memberId()).findFirst().map(ClusterPlanner::label)
                 .orElse(Long.toHexString(a.memberId()))).distinct().sorted().toList();

@@ -291,8 +291,9 @@ public final class ClusterStatusBuilder {
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         long healthy = voters.stream().filter(Seat::healthy).count();
         if (healthy < ClusterPlanner.majority(voters.size())) {
-            if (step instanceof Wait w && Wait.MEMBERS_STARTING.equals(w.reason())) {
-                return condition(AVAILABLE, false, Wait.MEMBERS_STARTING, w.message());
+            if (step instanceof Wait w && (Wait.MEMBERS_STARTING.equals(w.reason())
+                    || Wait.CORRUPT_ALARM.equals(w.reason()))) {
+                return condition(AVAILABLE, false, w.reason(), w.message());
             }
             return condition(AVAILABLE, false, REASON_QUORUM_LOST, "Only " + healthy + " of " + voters.size()
                     + " voting members are healthy; etcd needs " + ClusterPlanner.majority(voters.size()) + ".");

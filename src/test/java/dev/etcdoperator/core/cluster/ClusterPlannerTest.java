@@ -777,6 +777,11 @@ class ClusterPlannerTest {
             assertThat(w.reason()).isEqualTo(Wait.CORRUPT_ALARM);
             assertThat(w.message()).contains("CORRUPT", "demo-b", "hashkv", "alarm disarm");
         });
+
+        // no member leads: the alarm list is an earlier one, and what is known is a lost quorum
+        ClusterFixture silent = running(3, V).unhealthy("demo-a").unhealthy("demo-b").unhealthy("demo-c");
+        silent.space(f.space());
+        assertThat(plan(silent)).isInstanceOf(QuorumLost.class);
     }
 
     @Test

@@ -542,6 +542,17 @@ class ClusterStatusBuilderTest {
         assertThat(report(f).getCurrentVersion()).isEqualTo("3.5.35-fips");
     }
 
+    /** A CORRUPT alarm makes every member unhealthy: Available names the alarm, not a lost quorum. */
+    @Test
+    void aCorruptAlarmIsWhatAvailableSays() {
+        ClusterFixture f = running(3, V).sick("demo-a").sick("demo-b").sick("demo-c");
+        f.space(new DatabaseSpace(List.of(new MemberAlarm(f.id("demo-b"), MemberAlarm.CORRUPT)), 1L << 31, 100, 0,
+                java.util.Set.of()));
+        EtcdClusterStatus s = report(f);
+        assertCondition(s, "Available", "False", Step.Wait.CORRUPT_ALARM, "demo-b");
+        assertCondition(s, "Recovering", "True", Step.Wait.CORRUPT_ALARM, "alarm disarm");
+    }
+
     /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
     @Test
     void aDowngradeThatWillBeRefusedIsNotOnHoldWhileAnotherStepComesFirst() {
