@@ -3,6 +3,8 @@ package dev.etcdoperator.core.cluster;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.Set;
 import java.util.Optional;
 
 import dev.etcdoperator.core.cluster.ClusterPlanner.Seat;
@@ -60,14 +62,18 @@ final class SpacePlanner {
                     + " serves nothing while it is defragmented, and the other healthy voting members would be fewer"
                     + " than a majority. The NOSPACE alarm stays raised until the members are defragmented."));
         }
-        List<String> unknown = seats.stream().filter(s -> !s.learner() && (!s.healthy()
-                || o.healthOf(s.member().id()).isEmpty())).map(ClusterPlanner::label).sorted().toList();
+        // a member that raised the alarm and does not answer was not defragmented: disarmed now, the alarm would
+        // come back from it. One that raised none (away on a lost node, say) raises it again itself if it must.
+        Set<Long> raisedBy = space.noSpaceAlarms().stream().map(MemberAlarm::memberId).collect(Collectors.toSet());
+        List<String> unknown = seats.stream().filter(s -> !s.learner() && raisedBy.contains(s.member().id())
+                && (!s.healthy() || o.healthOf(s.member().id()).isEmpty())).map(ClusterPlanner::label).sorted()
+                .toList();
         if (!unknown.isEmpty()) {
-            return Optional.of(new Wait(Wait.NO_SPACE, "The NOSPACE alarm stays raised: the database size of voting"
-                    + " member" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown) + " is not known (not"
-                    + " answering) and " + (unknown.size() > 1 ? "they were" : "it was") + " not defragmented; disarmed"
-                    + " before, the alarm would be raised again by a member still at the quota. The operator goes on"
-                    + " once every voting member answers."));
+            return Optional.of(new Wait(Wait.MEMBER_NOT_HEALTHY, "The NOSPACE alarm stays raised: voting member"
+                    + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown) + " raised it and "
+                    + (unknown.size() > 1 ? "do" : "does") + " not answer, so " + (unknown.size() > 1 ? "they were" : "it was")
+                    + " not defragmented; disarmed before, the alarm would come back from "
+                    + (unknown.size() > 1 ? "them" : "it") + ". The operator goes on once it answers."));
         }
         List<String> full = new ArrayList<>();
         for (Seat s : seats) {
