@@ -126,9 +126,10 @@ public final class SeedSnapshotClaim {
             // empty. After a failed restore the refusal below stays, so an empty seed is never silent.
             return new NotRestored();
         }
-        if (f.secretOwners() == null && f.restoresSeed() && Objects.equals(r.phase(), RestorePhase.Restoring.name())) {
+        if (f.secretOwners() == null && Objects.equals(r.phase(), RestorePhase.Restoring.name())) {
             // deleted by hand, or by a foreground deletion of the EtcdRestore (its dependents go first): the restore
-            // makes it again while it runs, and an empty seed now would stand for the restored data
+            // makes it again while it runs, and an empty seed now (its first, or one it started again after a failed
+            // download) would stand for the restored data
             return new Pending("waiting for EtcdRestore " + f.restoredBy() + " to make its snapshot Secret "
                     + f.secret() + " again (it is gone)");
         }
