@@ -81,6 +81,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             BackupFailure.AWS_SECRET_INVALID, BackupFailure.S3_ACCESS_DENIED, BackupFailure.ENCRYPTION_KEY_NOT_FOUND,
             BackupFailure.ENCRYPTION_KEY_INVALID);
     static final String REASON_BACKUP_CHANGED = "BackupChanged";
+    /** The wait before the second start of a seed whose download failed; it doubles before each next one. */
+    static final Duration SEED_RETRY_SPACING = Duration.ofSeconds(30);
     static final String REASON_TEMPLATE_CHANGED = "TemplateChanged";
     static final String REASON_SEED_RETRIED = "SeedDownloadRetried";
     private static final Duration STORE_CALL_TIME = Duration.ofSeconds(30);
@@ -500,8 +502,19 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
         }
         EtcdRestoreStatus status = restore.getStatus();
+        int retries = status.getSeedRetries() == null ? 0 : status.getSeedRetries();
+        Instant last = retries == 0 || status.getLastAttemptDate() == null ? null
+                : Instant.parse(status.getLastAttemptDate());
+        Duration wait = last == null ? Duration.ZERO
+                : Duration.between(clock.instant(), last.plus(SEED_RETRY_SPACING.multipliedBy(1L << (retries - 1))));
+        if (!wait.isNegative() && !wait.isZero()) {
+            // a store failing for a while (its downloads, not its HEAD) is given time before the next try
+            progress(restore, phase, retry.message() + " in " + Math.max(1, wait.toSeconds()) + " s");
+            return change.control(restore).rescheduleAfter(wait);
+        }
         if (actions.deleteFailedSeed(restore.getMetadata().getNamespace(), retry.pod())) {
-            status.setSeedRetries((status.getSeedRetries() == null ? 0 : status.getSeedRetries()) + 1);
+            status.setSeedRetries(retries + 1);
+            status.setLastAttemptDate(now());
             events.warning(restore, REASON_SEED_RETRIED, retry.message() + "; deleted pod " + retry.pod() + ".");
             LOG.infof("EtcdRestore %s/%s: %s", restore.getMetadata().getNamespace(), restore.getMetadata().getName(),
                     retry.message());

@@ -388,6 +388,13 @@ class EtcdRestoreReconcilerTest {
         for (int retry = 1; retry <= RestorePlanner.SEED_RETRIES; retry++) {
             String before = secretUrl("r1-snapshot");
             seedPod("alpha-seed", SnapshotFetch.DOWNLOAD_FAILED);
+            if (retry > 1) {
+                // a store failing for a while is given time: the seed starts again only after a wait that doubles
+                reconcile(restore);
+                assertThat(client.pods().inNamespace(NS).withName("alpha-seed").get()).as("not yet").isNotNull();
+                assertThat(restore.getStatus().getSeedRetries()).isEqualTo(retry - 1);
+                clock.advance(EtcdRestoreReconciler.SEED_RETRY_SPACING.multipliedBy(1L << (retry - 2)));
+            }
             reconcile(restore);
             assertThat(restore.getStatus().getPhase()).isEqualTo("Restoring");
             assertThat(restore.getStatus().getSeedRetries()).isEqualTo(retry);
