@@ -101,8 +101,9 @@ final class BackupRunner {
             SnapshotSources.Found found = sources.find(request.endpoints(), request.tls(), deadline);
             inTime(deadline, timeout, "choosing the member to read");
             SourceChoice.Candidate source = found.best();
+            // a backup that ended after the recovery began may have begun before it, on the old cluster
             refuse(BackupPlanner.checkSource(last, found.answered(), source, request.clusterUid(),
-                    request.survivorRecovery()));
+                    request.survivorRecovery() == null ? null : request.survivorRecovery().plus(timeout)));
             S3Location target;
             List<StoredBackup> stored = List.of();
             if (periodic) {

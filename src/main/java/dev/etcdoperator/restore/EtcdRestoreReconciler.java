@@ -384,7 +384,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             return change.control(restore).rescheduleAfter(Duration.ZERO);
         }
         if (action instanceof RestoreAction.DeleteTemplate) {
-            Optional<String> changed = prepareSnapshot(restore);
+            Optional<String> changed = prepareSnapshot(restore, true);
             if (changed.isPresent()) {
                 return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
             }
@@ -417,7 +417,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                     && stager.holdsVerifiedBackup(restore, status.getStagedSeed());
             Optional<String> changed;
             try {
-                changed = prepareSnapshot(restore);
+                changed = prepareSnapshot(restore, false);
             } catch (BackupFailure | KubernetesClientException e) {
                 if (!stagedHolds) {
                     throw e;
@@ -497,7 +497,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
      */
     private UpdateControl<EtcdRestore> retrySeed(EtcdRestore restore, StatusChange<EtcdRestore> change,
             RestorePhase phase, RestoreAction.RetrySeed retry, boolean untouched) {
-        Optional<String> changed = prepareSnapshot(restore);
+        Optional<String> changed = prepareSnapshot(restore, false);
         if (changed.isPresent()) {
             return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
         }
@@ -758,7 +758,8 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
      *
      * @return why the restore cannot go on, when the object changed or is gone
      */
-    private Optional<String> prepareSnapshot(EtcdRestore restore) {
+    /** @param beforeDeletion the template is still there: a store refusing the seed's link stops the restore here */
+    private Optional<String> prepareSnapshot(EtcdRestore restore, boolean beforeDeletion) {
         EtcdRestoreStatus status = restore.getStatus();
         S3Location location = S3Location.parse(spec(restore).getS3().getPath());
         ObjectVersion verified = status.getBackupETag() == null ? null
@@ -780,11 +781,16 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             // the seed downloads with the link, not with the operator's credentials: a store that refuses links (a
             // bucket policy, a clock it does not accept) is found before the template goes, not by the seed after
             Optional<String> refused = store.linkRefusal(location, verified);
-            if (refused.isPresent()) {
-                throw new BackupFailure(BackupFailure.S3_ACCESS_DENIED, "the store refuses the download link the seed"
-                        + " member would use for " + location + " (" + refused.get() + "), although it lets the"
-                        + " operator read the backup: check the bucket policy (links signed in the query string, their"
-                        + " age) and the operator's clock", true);
+            String refusal = refused.map(r -> "the store refuses the download link the seed member would use for "
+                    + location + " (" + r + "), although it lets the operator read the backup: check the bucket"
+                    + " policy (links signed in the query string, their age) and the operator's clock").orElse(null);
+            if (refusal != null && beforeDeletion) {
+                throw new BackupFailure(BackupFailure.S3_ACCESS_DENIED, refusal, true);
+            }
+            if (refusal != null) {
+                // the template is gone: the seed tries the link itself, and its own failures are what counts
+                LOG.warnf("EtcdRestore %s/%s: %s", restore.getMetadata().getNamespace(),
+                        restore.getMetadata().getName(), refusal);
             }
             putUrl(restore, store, location, verified);
         }

@@ -83,8 +83,9 @@ public final class BackupPlanner {
 
     /**
      * @param survivorRecovery when the EtcdCluster last began a recovery from a survivor (its
-     *                         {@code status.lastSurvivorRecoveryDate}), or null: that made it a new etcd cluster on
-     *                         the survivor's data, whose ID a backup taken before it does not have
+     *                         {@code status.lastSurvivorRecoveryDate}), plus the backup timeout (a backup that ended
+     *                         that late may have begun before it), or null: the recovery made it a new etcd cluster
+     *                         on the survivor's data, whose ID a backup taken before it does not have
      */
     public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
             SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery) {

@@ -612,7 +612,17 @@ public final class ClusterPlanner {
                     + " condition).";
             Set<String> taken = new HashSet<>();
             seats.forEach(s -> taken.add(s.name()));
-            return QuorumRecoveryPlanner.onQuorumLost(o, seats, lost, () -> freshName(o, taken));
+            Step recovery = QuorumRecoveryPlanner.onQuorumLost(o, seats, lost, () -> freshName(o, taken));
+            if (recovery instanceof Step.RecordQuorumRecovery r && !r.approved()
+                    && o.space().alarms().stream().anyMatch(MemberAlarm::corrupt)) {
+                // the survivor the policy would copy may be the member whose data differs
+                String m = "A CORRUPT alarm was last seen raised in this cluster: a member's data differs from the"
+                        + " others', and the survivor the policy would recover from (" + r.survivor() + ") may be"
+                        + " that member. The operator does not recover by itself: compare the members' data"
+                        + " (etcdctl endpoint hashkv) and approve the recovery, or restore the cluster from a backup.";
+                return new QuorumLost(lost, Wait.CORRUPT_ALARM, m);
+            }
+            return recovery;
         }
         // 6. dead members
         for (Seat s : seats) {

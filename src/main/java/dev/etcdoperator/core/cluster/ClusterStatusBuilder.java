@@ -534,7 +534,11 @@ public final class ClusterStatusBuilder {
 
     /** The version recorded in the status is below {@code wanted}: the cluster, by its members' word, never ran it. */
     private static boolean recordedBelow(ClusterObservation o, String wanted) {
-        return o.currentVersion() != null && Version.parse(o.currentVersion())
+        return below(o.currentVersion(), wanted);
+    }
+
+    private static boolean below(String version, String wanted) {
+        return version != null && Version.parse(version)
                 .flatMap(v -> Version.parse(wanted).map(w -> v.compareTo(w) < 0)).orElse(false);
     }
 
@@ -555,7 +559,8 @@ public final class ClusterStatusBuilder {
         // member replaced instead gets the version the others run, the release: no failure to record then.
         boolean madeAgainOnClaim = step instanceof Step.DeletePod && o.persistent() && o.claims().contains(member);
         boolean clusterBelow = !wanted.equals(ClusterPlanner.runningVersion(o)) || madeAgainOnClaim
-                && recordedBelow(o, wanted);
+                && recordedBelow(o, wanted) && below(currentVersion(o, ClusterPlanner.seats(o,
+                        o.members().orElse(List.of()))), wanted);
         return failedOnWanted && !ranWellOnIt && clusterBelow ? wanted : null;
     }
 

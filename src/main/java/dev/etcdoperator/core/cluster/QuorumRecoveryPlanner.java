@@ -263,10 +263,7 @@ public final class QuorumRecoveryPlanner {
         String lossNote = " Writes that only the lost members had (after revision " + revision(o, newest)
                 + ") are lost.";
         if (QuorumLoss.FROM_SURVIVOR.equals(q.policy()) || q.approved()) {
-            // a recovery begun from a survivor lost before its copy: its member (whose etcd never started, or the
-            // recovery would not be chosen again) keeps its name and claim, rather than leave a claim behind
-            QuorumLoss.Recovery before = q.recovery();
-            String member = before != null && before.member() != null ? before.member() : freshName.get();
+            String member = freshName.get();
             return new RecordQuorumRecovery(newest.name(), member, revision(o, newest), newest.raftIndex(),
                     !QuorumLoss.FROM_SURVIVOR.equals(q.policy()), what + " " + choice + " Recovering from it ("
                     + (q.approved() ? "approved by the " + ClusterAnnotations.RECOVER_QUORUM + " annotation"

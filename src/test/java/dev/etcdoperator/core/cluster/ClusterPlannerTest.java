@@ -784,6 +784,21 @@ class ClusterPlannerTest {
         assertThat(plan(silent)).isInstanceOf(QuorumLost.class);
     }
 
+    /** With a CORRUPT alarm last seen, FromSurvivor does not copy a survivor by itself: it may be the corrupt one. */
+    @Test
+    void aLastSeenCorruptAlarmStopsAnAutomaticRecoveryFromASurvivor() {
+        ClusterFixture f = running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a")
+                .unhealthy("demo-b").survivor("demo-c", 950, 480).quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, java.time.Duration.ofMinutes(1),
+                        java.time.Instant.parse("2020-01-01T00:00:00Z"), null, "uid-demo", false, null, null));
+        assertThat(plan(f)).isInstanceOf(Step.RecordQuorumRecovery.class);
+        f.space(new DatabaseSpace(List.of(new MemberAlarm(f.id("demo-c"), MemberAlarm.CORRUPT)), 1L << 31, 100, 0,
+                java.util.Set.of()));
+        assertThat(plan(f)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(Wait.CORRUPT_ALARM);
+            assertThat(q.recoveryMessage()).contains("demo-c", "approve");
+        });
+    }
+
     @Test
     void twoOfThreeSilentWithRunningPodsIsQuorumLostToo() {
         assertThat(plan(running(3, V).unhealthy("demo-b").unhealthy("demo-c"))).isInstanceOf(QuorumLost.class);

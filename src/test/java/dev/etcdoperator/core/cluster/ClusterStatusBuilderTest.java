@@ -529,6 +529,11 @@ class ClusterStatusBuilderTest {
         assertThat(report(f).getCurrentVersion()).as("demo-a untold, the data still at 3.5").isEqualTo("3.5.35");
         f.storageVersion("demo-b", "3.6.0").storageVersion("demo-c", "3.6.0");
         assertThat(report(f).getCurrentVersion()).as("the data at 3.6").isEqualTo("3.6.16");
+
+        // the last member ran the release (the data moved to 3.6), then crash-loops: no failed upgrade to undo
+        f.podCrashLooping("demo-a");
+        EtcdClusterStatus crashed = report(f);
+        assertThat(crashed.getFailedUpgradeVersion()).isNull();
     }
 
     /** A custom build's tag (3.5.35-fips) reports 3.5.35: the version recorded is the tag, which images are made of. */
