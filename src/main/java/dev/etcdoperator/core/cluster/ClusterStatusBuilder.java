@@ -81,6 +81,7 @@ public final class ClusterStatusBuilder {
     /** Additive, set once etcd's NOSPACE alarm was first seen: True while it is raised. */
     public static final String OUT_OF_SPACE = "OutOfSpace";
     public static final String REASON_NO_SPACE_ALARM = "NoSpaceAlarm";
+    static final String REASON_DOWNGRADE_STILL_ENABLED = "DowngradeStillEnabled";
     /** The alarm stays: the live data does not fit the quota. */
     public static final String REASON_LIVE_DATA_OVER_QUOTA = "LiveDataOverQuota";
     public static final String REASON_ALARM_DISARMED = "NoSpaceAlarmDisarmed";
@@ -462,6 +463,15 @@ public final class ClusterStatusBuilder {
             return condition(UPGRADING, false, failed.reason(), failed.message());
         }
         if (behind == 0) {
+            Optional<String> stillEnabled = seats.stream().map(s -> o.healthOf(s.member().id())
+                    .map(MemberHealth::downgradeTarget).orElse("")).filter(t -> minorBelow(t, wanted)).findFirst();
+            if (stillEnabled.isPresent()) {
+                // spec.version set back mid-downgrade: etcd keeps the job, and the cluster version pinned, until it is
+                // cancelled
+                return condition(UPGRADING, false, REASON_DOWNGRADE_STILL_ENABLED, "Every member runs " + wanted
+                        + ", but etcd's downgrade to " + stillEnabled.get() + " is still enabled: etcd keeps the"
+                        + " cluster version at it until the downgrade is cancelled (etcdctl downgrade cancel).");
+            }
             return condition(UPGRADING, false, "VersionReached", "Every member runs " + wanted + ".");
         }
         VersionPolicy.Verdict verdict = versions.check(running, wanted);
@@ -535,6 +545,12 @@ public final class ClusterStatusBuilder {
     /** The version recorded in the status is below {@code wanted}: the cluster, by its members' word, never ran it. */
     private static boolean recordedBelow(ClusterObservation o, String wanted) {
         return below(o.currentVersion(), wanted);
+    }
+
+    /** {@code version}'s minor is an earlier one than {@code wanted}'s (the end of a downgrade to it is no stale job). */
+    private static boolean minorBelow(String version, String wanted) {
+        return Version.parse(version).flatMap(v -> Version.parse(wanted).map(w -> v.major() < w.major()
+                || v.major() == w.major() && v.minor() < w.minor())).orElse(false);
     }
 
     private static boolean below(String version, String wanted) {

@@ -558,6 +558,18 @@ class ClusterStatusBuilderTest {
         assertCondition(s, "Recovering", "True", Step.Wait.CORRUPT_ALARM, "alarm disarm");
     }
 
+    /** spec.version set back while etcd's downgrade is enabled: the status says the job is still there, and how to end it. */
+    @Test
+    void aDowngradeLeftEnabledIsNoVersionReached() {
+        EtcdClusterStatus s = report(running(3, "3.6.16").downgradeEnabled("3.5.0"));
+        assertCondition(s, "Upgrading", "False", ClusterStatusBuilder.REASON_DOWNGRADE_STILL_ENABLED, "3.5.0",
+                "etcdctl downgrade cancel");
+        assertCondition(report(running(3, "3.6.16")), "Upgrading", "False", "VersionReached");
+        // the end of a downgrade to 3.5, before etcd clears its job: reached
+        assertCondition(report(running(3, "3.5.35").downgradeEnabled("3.5.0")), "Upgrading", "False",
+                "VersionReached");
+    }
+
     /** A downgrade from 3.6 not asked for is refused, also while another step comes first: no downgrade "on hold". */
     @Test
     void aDowngradeThatWillBeRefusedIsNotOnHoldWhileAnotherStepComesFirst() {
