@@ -780,12 +780,15 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             }
             // the seed downloads with the link, not with the operator's credentials: a store that refuses links (a
             // bucket policy, a clock it does not accept) is found before the template goes, not by the seed after
-            Optional<String> refused = store.linkRefusal(location, verified);
-            String refusal = refused.map(r -> "the store refuses the download link the seed member would use for "
-                    + location + " (" + r + "), although it lets the operator read the backup: check the bucket"
-                    + " policy (links signed in the query string, their age) and the operator's clock").orElse(null);
+            Optional<BackupStorage.LinkRefusal> refused = store.linkRefusal(location, verified);
+            String refusal = refused.map(r -> r.storeFailing()
+                    ? "the store fails the download link the seed member would use for " + location + " (" + r + ")"
+                    : "the store refuses the download link the seed member would use for " + location + " (" + r
+                            + "), although it lets the operator read the backup: check the bucket policy (links"
+                            + " signed in the query string, their age) and the operator's clock").orElse(null);
             if (refusal != null && beforeDeletion) {
-                throw new BackupFailure(BackupFailure.S3_ACCESS_DENIED, refusal, true);
+                throw new BackupFailure(refused.get().storeFailing() ? BackupFailure.S3_UNREACHABLE
+                        : BackupFailure.S3_ACCESS_DENIED, refusal, true);
             }
             if (refusal != null) {
                 // the template is gone: the seed tries the link itself, and its own failures are what counts

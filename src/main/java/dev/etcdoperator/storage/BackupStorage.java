@@ -106,11 +106,11 @@ public interface BackupStorage {
         }
 
         /**
-         * Why the store refuses the link {@link #presignedGet} makes for {@code object}, asked as a pod would ask it;
+         * Why the store does not serve the link {@link #presignedGet} makes for {@code object}, asked for one byte;
          * empty when it serves it, when the link is the operator's own (client-side encryption), or when the answer
-         * says nothing of the link itself.
+         * says nothing of the link (none at all, the object gone or changed: other checks judge those).
          */
-        default Optional<String> linkRefusal(S3Location location, ObjectVersion object) {
+        default Optional<LinkRefusal> linkRefusal(S3Location location, ObjectVersion object) {
             return Optional.empty();
         }
 
@@ -124,5 +124,23 @@ public interface BackupStorage {
 
         @Override
         void close();
+    }
+
+    /**
+     * A store's answer to a presigned link that it does not serve: refused (400, 401, 403: a policy, a signature or a
+     * clock it does not accept) or failing (500 and up: its downloads fail for now).
+     *
+     * @param status the HTTP status
+     * @param answer the start of the store's answer, or empty
+     */
+    record LinkRefusal(int status, String answer) {
+        public boolean storeFailing() {
+            return status >= 500;
+        }
+
+        @Override
+        public String toString() {
+            return "HTTP " + status + (answer.isEmpty() ? "" : ": " + answer);
+        }
     }
 }

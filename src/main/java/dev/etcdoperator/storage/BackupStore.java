@@ -317,7 +317,7 @@ public final class BackupStore implements BackupStorage.Store {
     }
 
     @Override
-    public Optional<String> linkRefusal(S3Location location, ObjectVersion object) {
+    public Optional<BackupStorage.LinkRefusal> linkRefusal(S3Location location, ObjectVersion object) {
         if (settings == null || settings.clientKey() != null) {
             return Optional.empty();
         }

@@ -72,14 +72,14 @@ public final class S3Clients {
     }
 
     /**
-     * Why the store refuses the presigned GET a pod would make for {@code object} (asked for one byte, with its signed
-     * {@code If-Match}): a 400, 401 or 403 (a bucket policy against links, a link dated by a clock the store does not
-     * accept, a signature it rejects), as {@code HTTP <code>} and the start of its answer. Empty when it serves it, and
-     * for any other answer or none within the timeout, which other checks judge (the object gone or changed, the
-     * store unreachable).
+     * Why the store does not serve the presigned GET a pod would make for {@code object} (asked for one byte, with its
+     * signed {@code If-Match}): a 400, 401 or 403 (a bucket policy against links, a link dated by a clock the store
+     * does not accept, a signature it rejects), or a 500 and up (its downloads failing), with the start of its answer.
+     * Empty when it serves it, and for any other answer or none within the timeout, which other checks judge (the
+     * object gone or changed, the store unreachable).
      */
-    public static Optional<String> presignedGetRefusal(S3Settings settings, S3Location location, ObjectVersion object,
-            Duration timeout) {
+    public static Optional<BackupStorage.LinkRefusal> presignedGetRefusal(S3Settings settings, S3Location location,
+            ObjectVersion object, Duration timeout) {
         String url = presignedGet(settings, location, object, Duration.ofMinutes(5));
         HttpURLConnection connection = null;
         try {
@@ -91,7 +91,7 @@ public final class S3Clients {
             }
             connection.setRequestProperty("Range", "bytes=0-0");
             int code = connection.getResponseCode();
-            if (code != 400 && code != 401 && code != 403) {
+            if (code != 400 && code != 401 && code != 403 && code < 500) {
                 return Optional.empty();
             }
             String answer = "";
@@ -101,7 +101,7 @@ public final class S3Clients {
                             .replaceAll("\\s+", " ").strip();
                 }
             }
-            return Optional.of("HTTP " + code + (answer.isEmpty() ? "" : ": " + answer));
+            return Optional.of(new BackupStorage.LinkRefusal(code, answer));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         } finally {

@@ -520,7 +520,7 @@ class EtcdRestoreReconcilerTest {
         EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
         EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
         restore.getStatus().setTemplateGeneration(template.getMetadata().getGeneration());
-        storage.linkRefusal = "HTTP 403: AccessDenied";
+        storage.linkRefusal = new BackupStorage.LinkRefusal(403, "AccessDenied");
         reconciler.reconcile(restore, null);
         reconciler.reconcile(restore, null);
 
@@ -530,7 +530,15 @@ class EtcdRestoreReconcilerTest {
         assertThat(restore.getStatus().getReason()).startsWith(BackupFailure.S3_ACCESS_DENIED)
                 .contains("refuses the download link", "HTTP 403", "nothing was changed");
 
+        // a store whose downloads fail for now: waited for the same way, as a store that cannot be reached
+        storage.linkRefusal = new BackupStorage.LinkRefusal(503, "SlowDown");
+        clock.advance(Duration.ofMinutes(10));
+        reconciler.reconcile(restore, null);
+        assertThat(cluster(CLUSTER)).isNotNull();
+        assertThat(restore.getStatus().getReason()).startsWith(BackupFailure.S3_UNREACHABLE).contains("HTTP 503");
+
         storage.linkRefusal = null;
+        clock.advance(Duration.ofMinutes(10));
         reconciler.reconcile(restore, null);
         reconciler.reconcile(restore, null);
         assertThat(cluster(CLUSTER)).as("served again: the restore goes on").isNull();
@@ -1027,8 +1035,8 @@ class EtcdRestoreReconcilerTest {
         final AtomicInteger signatures = new AtomicInteger();
         /** Whether the store refuses a link for another ETag than the one it was signed for. */
         boolean linksRefuseOtherObjects;
-        /** Why the store refuses the links it signs, asked as a pod would ask; null: it serves them. */
-        String linkRefusal;
+        /** Why the store does not serve the links it signs; null: it serves them. */
+        BackupStorage.LinkRefusal linkRefusal;
 
         @Override
         public Store open(S3Settings settings) {
@@ -1074,7 +1082,7 @@ class EtcdRestoreReconcilerTest {
                 }
 
                 @Override
-                public Optional<String> linkRefusal(S3Location location, ObjectVersion object) {
+                public Optional<BackupStorage.LinkRefusal> linkRefusal(S3Location location, ObjectVersion object) {
                     return Optional.ofNullable(linkRefusal);
                 }
 

@@ -39,6 +39,7 @@ class LinkProbeTest {
             int status = switch (mode) {
                 case "honours" -> OBJECT.etag().equals(ifMatch) ? 200 : 412;
                 case "ignores" -> 200;
+                case "failing" -> 503;
                 default -> 403;
             };
             if (status == 200) {
@@ -102,8 +103,16 @@ class LinkProbeTest {
         assertThat(asked.get(0)).startsWith("GET /bucket/backups/one If-Match=\"etag-1\"").contains("Range=bytes=0-0");
 
         mode = "forbidden";
-        assertThat(store(settings()).linkRefusal(LOCATION, OBJECT)).hasValueSatisfying(r -> assertThat(r)
-                .startsWith("HTTP 403"));
+        assertThat(store(settings()).linkRefusal(LOCATION, OBJECT)).hasValueSatisfying(r -> {
+            assertThat(r.status()).isEqualTo(403);
+            assertThat(r.storeFailing()).isFalse();
+            assertThat(r.toString()).startsWith("HTTP 403");
+        });
+        mode = "failing";
+        assertThat(store(settings()).linkRefusal(LOCATION, OBJECT)).hasValueSatisfying(r -> {
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.storeFailing()).isTrue();
+        });
 
         S3Settings nowhere = new S3Settings("AKIDEXAMPLE", "secret", null, "us-east-1", URI.create("http://127.0.0.1:1"),
                 true);

@@ -3,9 +3,9 @@ package dev.etcdoperator.core.cluster;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.etcdoperator.core.cluster.ClusterPlanner.Seat;
 import dev.etcdoperator.core.cluster.Step.CompactKeyspace;
