@@ -80,16 +80,7 @@ public final class S3Clients {
      */
     public static Optional<BackupStorage.LinkRefusal> presignedGetRefusal(S3Settings settings, S3Location location,
             ObjectVersion object, Duration timeout) {
-        String url = presignedGet(settings, location, object, Duration.ofMinutes(5));
-        HttpURLConnection connection = null;
-        try {
-            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-            connection.setConnectTimeout((int) timeout.toMillis());
-            connection.setReadTimeout((int) timeout.toMillis());
-            if (object != null && object.etag() != null) {
-                connection.setRequestProperty("If-Match", object.etag());
-            }
-            connection.setRequestProperty("Range", "bytes=0-0");
+        return askOneByte(settings, location, object, timeout, Optional.empty(), connection -> {
             int code = connection.getResponseCode();
             if (code != 400 && code != 401 && code != 403 && code < 500) {
                 return Optional.empty();
@@ -102,14 +93,7 @@ public final class S3Clients {
                 }
             }
             return Optional.of(new BackupStorage.LinkRefusal(code, answer));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        } finally {
-            if (connection != null) {
-                // never read on: a store that ignored the range would be sending the whole object
-                connection.disconnect();
-            }
-        }
+        });
     }
 
     /**
@@ -120,20 +104,35 @@ public final class S3Clients {
     public static boolean presignedGetRefusesOtherObjects(S3Settings settings, S3Location location,
             ObjectVersion object, Duration timeout) {
         ObjectVersion other = new ObjectVersion("\"not-" + UUID.randomUUID() + "\"", object.versionId());
-        String url = presignedGet(settings, location, other, Duration.ofMinutes(5));
+        return askOneByte(settings, location, other, timeout, false, connection -> connection.getResponseCode() == 412);
+    }
+
+    private interface Answer<T> {
+        T of(HttpURLConnection connection) throws IOException;
+    }
+
+    /**
+     * Asks a presigned GET of {@code object} (its ETag in a signed {@code If-Match}) for its first byte and reads the
+     * answer with {@code answer}; {@code none} when the store does not answer within the timeout.
+     */
+    private static <T> T askOneByte(S3Settings settings, S3Location location, ObjectVersion object, Duration timeout,
+            T none, Answer<T> answer) {
+        String url = presignedGet(settings, location, object, Duration.ofMinutes(5));
         HttpURLConnection connection = null;
         try {
             connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
             connection.setConnectTimeout((int) timeout.toMillis());
             connection.setReadTimeout((int) timeout.toMillis());
-            connection.setRequestProperty("If-Match", other.etag());
+            if (object != null && object.etag() != null) {
+                connection.setRequestProperty("If-Match", object.etag());
+            }
             connection.setRequestProperty("Range", "bytes=0-0");
-            return connection.getResponseCode() == 412;
+            return answer.of(connection);
         } catch (IOException | RuntimeException e) {
-            return false;
+            return none;
         } finally {
             if (connection != null) {
-                // never read on: a store that ignored both headers would be sending the whole object
+                // never read on: a store that ignored the headers would be sending the whole object
                 connection.disconnect();
             }
         }
