@@ -114,13 +114,16 @@ class HelmChartTest {
     }
 
     @Test
-    void withoutLeaderElectionNoLeaseIsGrantedAndOneReplicaIsAllowed() throws IOException {
+    void withoutLeaderElectionNoLeaseIsGrantedAndOneOperatorRunsAtATime() throws IOException {
         RenderedChart chart = render("leaderElection: {enabled: false}\n");
         Set<String> expected = new TreeSet<>(OperatorPermissions.grants(NAMESPACE, OperatorPermissions.WATCHED_NAMESPACES));
         assertThat(GrantedPermissions.of(chart, SA, NAMESPACE)).containsExactlyElementsOf(expected);
         assertThat(chart.env()).containsEntry("ETCD_OPERATOR_LEADER_ELECTION_ENABLED", "false");
         assertThatThrownBy(() -> render("leaderElection: {enabled: false}\nreplicas: 2\n"))
                 .hasMessageContaining("replicas > 1 needs leaderElection.enabled");
+        // a rolling update would run the new operator beside the old one until the new one is ready
+        assertThat(chart.deployment().getSpec().getStrategy().getType()).isEqualTo("Recreate");
+        assertThat(render("").deployment().getSpec().getStrategy()).isNull();
     }
 
     @Test

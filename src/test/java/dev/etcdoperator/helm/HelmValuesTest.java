@@ -38,6 +38,9 @@ class HelmValuesTest {
             "image: {pullPolicy: Sometimes}                  | pullPolicy",
             "metrics: {service: {port: 70000}}               | port",
             "podSecurityContext: {runAsUser: -1}             | runAsUser",
+            "podSecurityContext: {readOnlyRootFilesystem: true} | readOnlyRootFilesystem",
+            "securityContext: {fsGroup: 1001}                | fsGroup",
+            "securityContext: {runAsNonroot: true}           | runAsNonroot",
             "prometheusRule: {enabled: yes please}           | enabled",
             "etcdMetrics: {podMonitor: {interval: 30}}       | interval" })
     void theSchemaRefusesBadValuesAndNamesThem(String values, String field) {
