@@ -103,7 +103,8 @@ final class BackupRunner {
             SourceChoice.Candidate source = found.best();
             // a backup that ended after the recovery began may have begun before it, on the old cluster
             refuse(BackupPlanner.checkSource(last, found.answered(), source, request.clusterUid(),
-                    request.survivorRecovery() == null ? null : request.survivorRecovery().plus(timeout)));
+                    request.survivorRecovery() == null ? null : request.survivorRecovery().plus(timeout),
+                    request.restoredFromUid()));
             S3Location target;
             List<StoredBackup> stored = List.of();
             if (periodic) {

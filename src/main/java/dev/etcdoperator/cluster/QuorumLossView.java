@@ -14,6 +14,7 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.QuorumRecoveryStatus;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.QuorumLoss;
 import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
@@ -50,14 +51,18 @@ final class QuorumLossView {
     }
 
     /**
-     * The newest backup taken of this very cluster (its uid) that succeeded and whose checksum was recorded; the
-     * restore's preflight checks it again before anything is deleted.
+     * The newest backup taken of this very cluster (its uid), or of the one it was restored in place of (until a
+     * backup of its own is newer), that succeeded and whose checksum was recorded; the restore's preflight checks it
+     * again before anything is deleted.
      */
     static QuorumLoss.Backup newestBackup(EtcdCluster cluster, List<EtcdBackup> backups) {
         String uid = cluster.getMetadata().getUid();
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String restoredFrom = annotations == null ? null : annotations.get(RestoreAnnotations.RESTORED_FROM_UID);
         return backups.stream()
                 .filter(b -> b.getSpec() != null && b.getSpec().getS3() != null && b.getStatus() != null)
-                .filter(b -> uid != null && uid.equals(b.getStatus().getClusterUID()))
+                .filter(b -> uid != null && uid.equals(b.getStatus().getClusterUID())
+                        || restoredFrom != null && restoredFrom.equals(b.getStatus().getClusterUID()))
                 .filter(b -> b.getStatus().getBackupPath() != null && b.getStatus().getBackupSha256() != null
                         && instant(b.getStatus().getLastSuccessDate()) != null)
                 .max(Comparator.comparing((EtcdBackup b) -> instant(b.getStatus().getLastSuccessDate())))

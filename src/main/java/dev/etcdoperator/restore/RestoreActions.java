@@ -128,6 +128,11 @@ final class RestoreActions {
                 : new HashMap<>(status.getClusterAnnotations());
         annotations.put(RestoreAnnotations.RESTORED_BY, restore.getMetadata().getName());
         annotations.put(RestoreAnnotations.SNAPSHOT_SECRET, secretName);
+        if (status.getTemplateUid() != null) {
+            annotations.put(RestoreAnnotations.RESTORED_FROM_UID, status.getTemplateUid());
+        } else {
+            annotations.remove(RestoreAnnotations.RESTORED_FROM_UID);
+        }
         if (seedMember != null) {
             annotations.put(RestoreAnnotations.SEED_MEMBER, seedMember);
         }

@@ -70,6 +70,24 @@ class QuorumRestoresTest {
         assertThat(QuorumLossView.of(CLUSTER, backups).policy()).isEqualTo(QuorumLoss.FROM_BACKUP);
     }
 
+    /** A cluster an EtcdRestore rebuilt has no backup of its own yet: its predecessor's newest stands for it. */
+    @Test
+    void aRestoredClusterFallsBackOnTheBackupsOfTheClusterItReplacedUntilItHasItsOwn() {
+        EtcdCluster restored = Serialization.unmarshal(Serialization.asYaml(CLUSTER), EtcdCluster.class);
+        restored.getMetadata().setUid("uid-alpha-2");
+        restored.getMetadata().setAnnotations(java.util.Map.of(
+                dev.etcdoperator.api.v1beta2.RestoreAnnotations.RESTORED_FROM_UID, "uid-alpha"));
+        List<EtcdBackup> before = List.of(
+                backup("old", "uid-alpha", "etcd-backups/alpha/1", "aa", "2026-01-01T00:00:00Z"),
+                backup("unrelated", "uid-beta", "etcd-backups/beta/1", "dd", "2026-01-05T00:00:00Z"));
+        assertThat(QuorumLossView.newestBackup(restored, before).name()).isEqualTo("old");
+        List<EtcdBackup> since = List.of(before.get(0), before.get(1),
+                backup("own", "uid-alpha-2", "etcd-backups/alpha/2", "bb", "2026-01-02T00:00:00Z"));
+        assertThat(QuorumLossView.newestBackup(restored, since).name()).isEqualTo("own");
+        restored.getMetadata().setAnnotations(null);
+        assertThat(QuorumLossView.newestBackup(restored, before)).as("not restored: another cluster's").isNull();
+    }
+
     @Test
     void theRestoreNamesTheClusterAndTheBackupsObjectWithItsStore() {
         client.resource(backup("newest", "uid-alpha", "etcd-backups/alpha/2", "bb", "2026-01-02T00:00:00Z"))

@@ -2,7 +2,11 @@ package dev.etcdoperator.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
+import dev.etcdoperator.api.v1beta2.EtcdRestore;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +39,25 @@ class RestoreActionsTest {
                 + "etcd.database.coreos.com/restore-snapshot-secret: db-password}", "{busyboxImage: 'busybox:1.36'}"),
                 wanted)).isFalse();
         assertThat(RestoreActions.sameAs(cluster("{}", "{busyboxImage: 'busybox:1.36'}"), wanted)).isFalse();
+    }
+
+    @Test
+    void theRestoredClusterNamesTheClusterItReplacesNotOneThatOneWasRestoredFrom() {
+        EtcdRestore restore = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdRestore
+                metadata: {name: r2, namespace: prod}
+                spec: {etcdCluster: {name: example}}
+                status:
+                  templateUid: uid-2
+                  clusterSpec: {size: 3}
+                  clusterAnnotations: {team: storage, etcd.database.coreos.com/restored-from-uid: uid-1}
+                """, EtcdRestore.class);
+        EtcdCluster wanted = RestoreActions.wanted(restore, "example", null);
+        assertThat(wanted.getMetadata().getAnnotations()).containsEntry("team", "storage")
+                .containsEntry(RestoreAnnotations.RESTORED_FROM_UID, "uid-2")
+                .containsEntry(RestoreAnnotations.RESTORED_BY, "r2");
+        assertThat(EtcdRestoreReconciler.withoutRestoreAnnotations(Map.of("team", "storage",
+                RestoreAnnotations.RESTORED_FROM_UID, "uid-1"))).isEqualTo(Map.of("team", "storage"));
     }
 }

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.etcdoperator.api.v1beta2.Condition;
+import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
@@ -186,6 +187,18 @@ class EtcdClusterQuorumRecoveryIT {
         assertThat(present).as("the backup's data").containsAll(java.util.stream.IntStream.range(0, 10)
                 .mapToObj(i -> "kept-" + i).toList());
         assertThat(present).as("writes after the backup are lost").noneMatch(k -> k.startsWith("after-backup-"));
+
+        // the cluster's backups go on after the recovery made it a new cluster (a new uid and etcd cluster ID)
+        String restoredUid = sandbox.client().resources(EtcdCluster.class).inNamespace(NS).withName(name).get()
+                .getMetadata().getUid();
+        sandbox.client().resources(EtcdBackup.class).inNamespace(NS).withName("ember-backup").edit(b -> {
+            b.getSpec().getS3().setPath(Sandbox.S3_BUCKET + "/ember/after-recovery.db");
+            return b;
+        });
+        await().atMost(RECOVERY).untilAsserted(() -> assertThat(backups.status("ember-backup"))
+                .satisfies(s -> assertThat(s.getClusterUID()).as("%s: %s", s.getReason(), s.getBackupPath())
+                        .isEqualTo(restoredUid))
+                .satisfies(s -> assertThat(s.getBackupPath()).endsWith("ember/after-recovery.db")));
     }
 
     private static long revisionOf(String member) {

@@ -110,7 +110,8 @@ class EtcdRestoreIT {
         assertThat(status.getRestoredRevision()).isPositive();
         assertThat(reasons("r1")).contains("PreflightPassed", "TemplateDeleted", "ClusterCreated", "Restored");
         EtcdCluster restored = client().resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).get();
-        assertThat(restored.getMetadata().getAnnotations()).containsEntry("etcd.database.coreos.com/restored-by", "r1");
+        assertThat(restored.getMetadata().getAnnotations()).containsEntry("etcd.database.coreos.com/restored-by", "r1")
+                .containsEntry("etcd.database.coreos.com/restored-from-uid", before);
         assertThat(restored.getSpec().getSize()).isEqualTo(3);
         // its seed runs once; the two members that joined it restart in place, a majority: the seed stays
         assertThat(clusters.pods(CLUSTER)).filteredOn(p -> "Never".equals(p.getSpec().getRestartPolicy()))

@@ -12,6 +12,12 @@ public final class RestoreAnnotations {
     /** On a restored cluster: the EtcdRestore that created it. */
     public static final String RESTORED_BY = ApiGroup.GROUP + "/restored-by";
     /**
+     * On a restored cluster: the uid of the cluster of that name it replaced (the restore's template). Its backups go
+     * on at their paths across the restore, and its newest backup stands for the restored cluster's until one is
+     * taken of it.
+     */
+    public static final String RESTORED_FROM_UID = ApiGroup.GROUP + "/restored-from-uid";
+    /**
      * On a restored cluster: the Secret with the snapshot's URL ({@link #URL_KEY}), its ETag ({@link #ETAG_KEY}) and,
      * unless the store refuses the URL for any other object, its SHA-256 ({@link #SHA256_KEY}).
      */

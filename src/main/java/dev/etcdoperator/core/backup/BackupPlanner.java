@@ -89,6 +89,16 @@ public final class BackupPlanner {
      */
     public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
             SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery) {
+        return checkSource(last, answered, source, clusterUid, survivorRecovery, null);
+    }
+
+    /**
+     * @param restoredFromUid the uid of the EtcdCluster this one replaced when an EtcdRestore rebuilt it (by hand, or
+     *                        as a recovery from a backup), or null: a last backup of that cluster is followed by
+     *                        backups of this one, a new etcd cluster whose revision is the restored backup's
+     */
+    public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
+            SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery, String restoredFromUid) {
         List<String> ids = answered.stream().map(SourceChoice.Candidate::clusterIdHex).filter(Objects::nonNull)
                 .distinct().sorted().toList();
         if (ids.size() > 1) {
@@ -96,7 +106,9 @@ public final class BackupPlanner {
                     + ids.size() + " different etcd clusters (cluster IDs " + String.join(", ", ids)
                     + "): list the members of one cluster only"));
         }
-        if (last.clusterUid() != null && clusterUid != null && !last.clusterUid().equals(clusterUid)) {
+        boolean restoredSince = restoredFromUid != null && clusterUid != null && !clusterUid.equals(last.clusterUid())
+                && restoredFromUid.equals(last.clusterUid());
+        if (last.clusterUid() != null && clusterUid != null && !last.clusterUid().equals(clusterUid) && !restoredSince) {
             return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "the EtcdCluster is not the one backed up"
                     + " last (its uid is " + clusterUid + ", the last backup's was " + last.clusterUid()
                     + "): it was deleted and created again; the earlier backups are kept. To back up the new cluster,"
@@ -106,14 +118,14 @@ public final class BackupPlanner {
         boolean recoveredSince = clusterUid != null && clusterUid.equals(last.clusterUid())
                 && last.before(survivorRecovery);
         if (last.etcdClusterId() != null && id != null && !last.etcdClusterId().equalsIgnoreCase(id)
-                && !recoveredSince) {
+                && !recoveredSince && !restoredSince) {
             return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "member " + source.clientUrl()
                     + " belongs to etcd cluster " + id + ", the last backup came from etcd cluster "
                     + last.etcdClusterId() + ": it is another cluster (or one restored or re-created); the earlier"
                     + " backups are kept. To back up this cluster, create a new EtcdBackup (or re-create this one)"
                     + " with its own s3.path"));
         }
-        if (last.revision() != null && source.revision() < last.revision()) {
+        if (last.revision() != null && source.revision() < last.revision() && !restoredSince) {
             return Optional.of(new Refusal(BackupFailure.REVISION_WENT_BACK, "the newest revision any member has is "
                     + source.revision() + " (" + source.clientUrl() + "), lower than the last backup's "
                     + last.revision() + ": the cluster lost data or was replaced; the earlier backups are kept."

@@ -85,6 +85,29 @@ class BackupPlannerTest {
                 .as("the survivor lacked writes the last backup has").contains(BackupFailure.REVISION_WENT_BACK);
     }
 
+    /**
+     * An EtcdRestore (by hand, or a recovery from a backup) replaces the EtcdCluster by a new one of the same name: a
+     * new uid, a new etcd cluster ID, the revision of the backup it restored. Its backups go on, once, from a last
+     * backup of the cluster it replaced.
+     */
+    @Test
+    void theClusterAnEtcdRestoreRebuiltIsBackedUpOnAfterItsPredecessor() {
+        LastBackup last = new LastBackup(100L, "abcd", "uid-1", "2026-12-01T10:00:00Z");
+        var restored = member(80, 0x1234);
+        assertThat(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, "uid-1")).isEmpty();
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, null)))
+                .as("not restored").contains(BackupFailure.CLUSTER_CHANGED);
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, "uid-0")))
+                .as("restored in place of another cluster").contains(BackupFailure.CLUSTER_CHANGED);
+        LastBackup ownSince = new LastBackup(120L, "1234", "uid-2", "2026-12-01T12:00:00Z");
+        var behind = member(110, 0x1234);
+        assertThat(reason(BackupPlanner.checkSource(ownSince, List.of(behind), behind, "uid-2", null, "uid-1")))
+                .as("once backed up itself, the usual checks").contains(BackupFailure.REVISION_WENT_BACK);
+        var other = member(130, 0x5678);
+        assertThat(reason(BackupPlanner.checkSource(ownSince, List.of(other), other, "uid-2", null, "uid-1")))
+                .contains(BackupFailure.CLUSTER_CHANGED);
+    }
+
     @Test
     void endpointsThatReachTwoClustersAreRefused() {
         var a = member(10, 0x1);
