@@ -77,6 +77,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * operator passes on as given: tolerations, affinity, resources, securityContext, a claim's spec...).
      */
     public static final String REASON_REJECTED = "RejectedByApiServer";
+    /** Ready is False: a pod of an earlier, deleted cluster of this name is still there. */
+    public static final String REASON_WAITING_FOR_EARLIER_CLUSTER = "WaitingForEarlierCluster";
     /** Available is not known: the cluster is refused (invalid spec, TLS), and its members are not looked at. */
     public static final String REASON_NOT_OBSERVED = "NotObserved";
     /** What the API server answers a request it refuses as such: malformed, forbidden (admission, quota), invalid. */
@@ -243,8 +245,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .filter(p -> name.equals(p.getMetadata().getLabels().get(ClusterResources.LABEL_CLUSTER)))
                 .collect(Collectors.partitioningBy(p -> ownedByAnotherCluster(p, cluster)));
         List<Pod> pods = byEarlierCluster.get(false);
-        Optional<String> earlierPod = byEarlierCluster.get(true).stream()
-                .map(p -> "Pod " + p.getMetadata().getName()).findFirst();
+        List<Pod> earlierPods = byEarlierCluster.get(true);
+        Optional<String> earlierPod = earlierPods.stream().map(p -> "Pod " + p.getMetadata().getName()).findFirst();
         if (tlsKeys.material() != null) {
             Optional<String> unsafe = tlsKeys.material().unsafeChangeFrom(ClusterObserver.tlsStartedOn(pods));
             if (unsafe.isPresent()) {
@@ -269,7 +271,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         boolean paused = Boolean.TRUE.equals(cluster.getSpec().getPaused());
         if (!paused && earlierPod.isPresent()) {
             // its etcd would be behind this cluster's Services (they select by label) and answer for it
-            return waitForEarlierCluster(cluster, change, earlierPod.get());
+            return waitForEarlierCluster(cluster, change, earlierPod.get(),
+                    StuckPods.hint(namespace, earlierPods, clock.instant()));
         }
         List<Pod> unplaced = paused ? List.of()
                 : MemberPlacement.outdated(pods, ClusterResources.placement(cluster.getSpec()));
@@ -282,7 +285,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             if (earlier.isPresent()) {
                 // its deletion would take the members' DNS names with it: a member started now could not find the
                 // others (a joining etcd gives up at once); the garbage collector deletes it, then it is made anew
-                return waitForEarlierCluster(cluster, change, "Service " + earlier.get());
+                return waitForEarlierCluster(cluster, change, "Service " + earlier.get(), Optional.empty());
             }
             children.checked(key, uid, budgetSize);
         }
@@ -780,9 +783,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
     private UpdateControl<EtcdCluster> waitForEarlierCluster(EtcdCluster cluster, StatusChange<EtcdCluster> change,
-            String object) {
-        events.normal(cluster, "WaitingForEarlierCluster", object + " belongs to an earlier EtcdCluster of this name,"
-                + " which was deleted; members start once the garbage collector has removed it.");
+            String object, Optional<String> stuck) {
+        String message = object + " belongs to an earlier EtcdCluster of this name, which was deleted; members start"
+                + " once the garbage collector has removed it." + stuck.map(s -> " " + s).orElse("");
+        events.normal(cluster, REASON_WAITING_FOR_EARLIER_CLUSTER, message);
+        readiness.notReady(cluster.getStatus(), REASON_WAITING_FOR_EARLIER_CLUSTER, message,
+                cluster.getMetadata().getGeneration());
         return change.control(cluster).rescheduleAfter(WHILE_WAITING);
     }
 }

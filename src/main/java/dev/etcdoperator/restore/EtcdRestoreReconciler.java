@@ -125,7 +125,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         this.clock = clock;
         this.client = client;
         this.storage = storage;
-        this.observer = new RestoreObserver(client);
+        this.observer = new RestoreObserver(client, clock);
         this.lock = new TemplateLock(client);
         this.preflight = new RestorePreflight(client, observer, storage, lock);
         this.actions = new RestoreActions(client);

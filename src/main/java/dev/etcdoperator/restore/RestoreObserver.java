@@ -1,5 +1,6 @@
 package dev.etcdoperator.restore;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.EtcdClusterReconciler;
 import dev.etcdoperator.cluster.MemberPlacement;
 import dev.etcdoperator.cluster.SnapshotFetch;
+import dev.etcdoperator.cluster.StuckPods;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.restore.ClusterSeen;
 import dev.etcdoperator.core.status.Conditions;
@@ -23,9 +25,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /** Reads what a restore needs to know of the EtcdCluster it restores and of that cluster's pods. */
 final class RestoreObserver {
     private final KubernetesClient client;
+    private final Clock clock;
 
-    RestoreObserver(KubernetesClient client) {
+    RestoreObserver(KubernetesClient client, Clock clock) {
         this.client = client;
+        this.clock = clock;
     }
 
     EtcdCluster cluster(String namespace, String name) {
@@ -36,7 +40,7 @@ final class RestoreObserver {
         List<Pod> pods = client.pods().inNamespace(namespace).withLabel(ClusterResources.LABEL_CLUSTER, name).list().getItems();
         EtcdCluster cluster = cluster(namespace, name);
         if (cluster == null) {
-            return ClusterSeen.absent(pods.size());
+            return ClusterSeen.absent(pods.size(), StuckPods.hint(namespace, pods, clock.instant()).orElse(null));
         }
         Map<String, String> annotations = cluster.getMetadata().getAnnotations() == null ? Map.of()
                 : cluster.getMetadata().getAnnotations();

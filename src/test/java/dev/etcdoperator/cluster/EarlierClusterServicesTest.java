@@ -74,6 +74,10 @@ class EarlierClusterServicesTest {
                 .containsExactly("later-old");
         assertThat(client.services().inNamespace("default").withName("later-client").get())
                 .as("no Service that would select the earlier cluster's pod").isNull();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.resources(EtcdCluster.class)
+                .inNamespace("default").withName("later").get().getStatus().getConditions())
+                .anySatisfy(c -> assertThat(c).extracting("type", "status", "reason")
+                        .containsExactly("Ready", "False", "WaitingForEarlierCluster")));
 
         client.pods().inNamespace("default").withName("later-old").delete();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

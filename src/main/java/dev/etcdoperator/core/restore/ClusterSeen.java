@@ -23,10 +23,18 @@ package dev.etcdoperator.core.restore;
  *                       ran, and no pod or claim is left), or null
  * @param seedStartedEmpty what the cluster says when it made its seed member without the snapshot (its
  *                       {@code RestoreSnapshot} condition False, {@code RestoreSnapshotRefused}), or null
+ * @param stuckPods      what to tell a person of pods of that cluster name stuck terminating (a lost node's), or null
  */
 public record ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
         int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
-        String seedDownloadFailed, String unplaced, String everyMemberLost, String seedStartedEmpty) {
+        String seedDownloadFailed, String unplaced, String everyMemberLost, String seedStartedEmpty, String stuckPods) {
+
+    public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
+            int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
+            String seedDownloadFailed, String unplaced, String everyMemberLost, String seedStartedEmpty) {
+        this(exists, uid, restoredBy, restoringBy, deleting, podsLeft, healthyMembers, readyMembers, size, available,
+                seedFailure, seedDownloadFailed, unplaced, everyMemberLost, seedStartedEmpty, null);
+    }
 
     public ClusterSeen(boolean exists, String uid, String restoredBy, String restoringBy, boolean deleting,
             int podsLeft, int healthyMembers, int readyMembers, int size, boolean available, String seedFailure,
@@ -56,6 +64,12 @@ public record ClusterSeen(boolean exists, String uid, String restoredBy, String 
     }
 
     public static ClusterSeen absent(int podsLeft) {
-        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null, null, null);
+        return absent(podsLeft, null);
+    }
+
+    /** @param stuckPods what to tell a person of those of the pods left that are stuck terminating, or null */
+    public static ClusterSeen absent(int podsLeft, String stuckPods) {
+        return new ClusterSeen(false, null, null, null, false, podsLeft, 0, 0, 0, false, null, null, null, null, null,
+                stuckPods);
     }
 }

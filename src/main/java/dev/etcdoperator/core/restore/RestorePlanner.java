@@ -60,7 +60,8 @@ public final class RestorePlanner {
     private static RestoreAction deleting(String restore, String templateUid, String createdUid, ClusterSeen cluster) {
         if (!cluster.exists()) {
             return cluster.podsLeft() > 0
-                    ? new RestoreAction.Wait("waiting for " + cluster.podsLeft() + " pod(s) of the deleted cluster to go")
+                    ? new RestoreAction.Wait("waiting for " + cluster.podsLeft() + " pod(s) of the deleted cluster to go"
+                            + (cluster.stuckPods() == null ? "" : ". " + cluster.stuckPods()))
                     : new RestoreAction.CreateCluster();
         }
         if (createdUid != null && createdUid.equals(cluster.uid())) {

@@ -108,6 +108,14 @@ class RestorePlannerTest {
     }
 
     @Test
+    void pods_of_the_template_stuck_terminating_are_named_with_what_to_do() {
+        RestoreAction waiting = next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID,
+                ClusterSeen.absent(2, "Pod(s) x-1 have been terminating ...: kubectl delete pod -n ns --force x-1"));
+        assertThat(waiting).isInstanceOfSatisfying(RestoreAction.Wait.class, w -> assertThat(w.message())
+                .contains("2 pod(s) of the deleted cluster", "kubectl delete pod -n ns --force x-1"));
+    }
+
+    @Test
     void a_restart_after_the_cluster_was_created_moves_on_to_restoring() {
         assertThat(next(ME, RestorePhase.Deleting, TEMPLATE_UID, CREATED_UID, restored(0, 0, false, null)))
                 .isEqualTo(new RestoreAction.Advance(RestorePhase.Restoring, "the restored cluster exists"));
