@@ -23,6 +23,7 @@ import dev.etcdoperator.core.backup.SourceChoice;
 import dev.etcdoperator.core.backup.StoredBackup;
 import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.storage.Uploaded;
+import dev.etcdoperator.support.Leadership;
 
 /**
  * Takes one backup: observes (the bucket, this backup's interrupted uploads, the members and what is already
@@ -197,6 +198,9 @@ final class BackupRunner {
      * (or the EtcdBackup itself) may be gone, and retention waits for the next backup.
      */
     private static void stillAsBegun(StillAsBegun current) {
+        if (Leadership.lost()) {
+            throw new RetentionHeld("retention deleted nothing: the operator lost its leader lease and is stopping");
+        }
         Optional<String> changed;
         try {
             changed = current.changed();

@@ -39,6 +39,7 @@ import dev.etcdoperator.etcd.EtcdAdminException;
 import dev.etcdoperator.etcd.EtcdTls;
 import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.EventRecorder;
+import dev.etcdoperator.support.Leadership;
 import dev.etcdoperator.support.StatusChange;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -356,6 +357,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
         long acting = System.nanoTime();
+        if (!(step instanceof Step.Nothing || step instanceof Step.Paused)) {
+            Leadership.check(step.describe());
+        }
         actuator.consumeAnsweredRequests(cluster);
         try {
             int added = actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(),

@@ -41,6 +41,7 @@ import dev.etcdoperator.storage.ObjectVersion;
 import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.support.EventRecorder;
+import dev.etcdoperator.support.Leadership;
 import dev.etcdoperator.support.StatusChange;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -184,6 +185,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         RestoreAction action = RestorePlanner.next(restore.getMetadata().getName(), phase, status.getTemplateUid(),
                 status.getRestoredClusterUid(), seen, status.getSeedRetries() == null ? 0 : status.getSeedRetries());
         boolean untouched = FailureReport.templateUntouched(phase, status.getTemplateUid(), seen);
+        Leadership.check("restore " + restore.getMetadata().getName());
         try {
             if (phase == RestorePhase.Restoring && action instanceof RestoreAction.Wait) {
                 keepUrlFresh(restore);

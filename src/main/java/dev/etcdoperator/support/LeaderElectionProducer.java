@@ -45,6 +45,7 @@ public class LeaderElectionProducer {
             return null;
         }
         LeaderCallbacks callbacks = new LeaderCallbacks(() -> { }, () -> {
+            Leadership.markLost();
             Thread exiting = new Thread(exit, "lease-lost-exit");
             exiting.setDaemon(true);
             exiting.start();

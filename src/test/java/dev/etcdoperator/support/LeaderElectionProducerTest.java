@@ -1,6 +1,8 @@
 package dev.etcdoperator.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Optional;
 
@@ -32,9 +34,17 @@ class LeaderElectionProducerTest {
         var config = LeaderElectionProducer.configuration(true, "lease", Optional.empty(), Optional.empty(),
                 () -> exitedOn.complete(Thread.currentThread()));
         assertThat(config.isExitOnStopLeading()).isFalse();
-        config.getLeaderCallbacks().orElseThrow().onStopLeading();
-        assertThat(exitedOn.get(5, java.util.concurrent.TimeUnit.SECONDS)).isNotSameAs(Thread.currentThread())
-                .satisfies(t -> assertThat(t.getName()).isEqualTo("lease-lost-exit"));
+        try {
+            assertThatCode(() -> Leadership.check("a step")).doesNotThrowAnyException();
+            config.getLeaderCallbacks().orElseThrow().onStopLeading();
+            // reconciles already running take no further step while the process stops
+            assertThatThrownBy(() -> Leadership.check("removing member a"))
+                    .isInstanceOf(Leadership.Lost.class).hasMessageContaining("removing member a");
+            assertThat(exitedOn.get(5, java.util.concurrent.TimeUnit.SECONDS)).isNotSameAs(Thread.currentThread())
+                    .satisfies(t -> assertThat(t.getName()).isEqualTo("lease-lost-exit"));
+        } finally {
+            Leadership.reset();
+        }
     }
 
     @Test
