@@ -139,19 +139,21 @@ final class ClusterObserver {
                     Set.copyOf(clientUrlByPod.values()), addresses, clientTls));
             admin = Optional.of(a);
             try {
-                List<Member> list = a.members();
-                members = Optional.of(list.stream().map(m -> new EtcdMember(m.id(), m.name(),
-                        m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0), m.learner())).toList());
+                EtcdAdmin.Members listed = a.memberList();
+                List<Member> list = listed.members();
+                Map<Long, String> urlById = new HashMap<>();
                 for (Member m : list) {
-                    String memberName = m.started() ? m.name()
-                            : naming.memberOfPeerUrl(m.peerUrls().isEmpty() ? null : m.peerUrls().get(0)).orElse("");
-                    String url = clientUrlByPod.get(memberName);
+                    String url = clientUrlByPod.get(memberName(m, naming));
                     if (url != null) {
+                        urlById.put(m.id(), url);
                         Answer answer = health(a, m, url);
                         health.put(m.id(), answer.health());
                         revision = Math.max(revision, answer.revision());
                     }
                 }
+                list = fromLeader(a, listed, health, urlById, namespace, name);
+                members = Optional.of(list.stream().map(m -> new EtcdMember(m.id(), m.name(),
+                        m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0), m.learner())).toList());
                 // etcd answers the alarm list through raft: with no leader the call would wait out its deadline,
                 // and a reconcile of a cluster that lost its quorum would come every call timeout, not every second
                 if (health.values().stream().anyMatch(h -> h.healthy() || h.leader())) {
@@ -175,6 +177,33 @@ final class ClusterObserver {
                 status == null ? null : status.getInitialMembers(), startsFromSeed(cluster),
                 status == null ? null : status.getFailedUpgradeVersion());
         return new Observed(observation, admin, clientUrlByPod);
+    }
+
+    private static String memberName(Member m, MemberNaming naming) {
+        return m.started() ? m.name()
+                : naming.memberOfPeerUrl(m.peerUrls().isEmpty() ? null : m.peerUrls().get(0)).orElse("");
+    }
+
+    /**
+     * The member list as the leader has it, when another member answered: a member cut off from the leader answers
+     * from what it applied before, which may lack a member added since, whose pod would then look like no member's
+     * and be deleted. Kept as answered when no leader is known or the leader does not answer now.
+     */
+    static List<Member> fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
+            Map<Long, String> urlById, String namespace, String name) {
+        // a leader cut off from the others may still say it leads until it steps down: the newest log wins
+        Optional<Long> leader = health.entrySet().stream().filter(e -> e.getValue().leader())
+                .max(java.util.Comparator.comparingLong(e -> e.getValue().raftIndex())).map(Map.Entry::getKey);
+        if (leader.isEmpty() || listed.answeredBy() == leader.get() || !urlById.containsKey(leader.get())) {
+            return listed.members();
+        }
+        try {
+            return admin.members(urlById.get(leader.get()));
+        } catch (EtcdAdminException e) {
+            LOG.debugf("%s/%s: the leader did not list the members (%s); the list of member %x stands", namespace,
+                    name, e.getMessage(), listed.answeredBy());
+            return listed.members();
+        }
     }
 
     /**

@@ -15,6 +15,23 @@ public interface EtcdAdmin extends AutoCloseable {
     /** The member list, as any reachable member sees it. */
     List<Member> members();
 
+    /**
+     * The member list and the id of the member that answered it (0 when not known): a member answers from what it has
+     * applied, which a member cut off from the leader may not have.
+     */
+    default Members memberList() {
+        return new Members(0, members());
+    }
+
+    /** The member list as the member at {@code clientUrl} sees it (asked directly). */
+    default List<Member> members(String clientUrl) {
+        return members();
+    }
+
+    /** @param answeredBy the id of the member that answered, or 0 */
+    record Members(long answeredBy, List<Member> members) {
+    }
+
     /** The status of the one member at {@code clientUrl} (asked directly, not through the cluster). */
     MemberStatus status(String clientUrl);
 

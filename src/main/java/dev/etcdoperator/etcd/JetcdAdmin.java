@@ -91,7 +91,19 @@ public final class JetcdAdmin implements EtcdAdmin {
 
     @Override
     public List<Member> members() {
-        return onAnyMember("list members", (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
+        return memberList().members();
+    }
+
+    @Override
+    public Members memberList() {
+        MemberListResponse r = onAnyMember("list members", (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
+                .withDeadline(deadline).memberList(MemberListRequest.getDefaultInstance()));
+        return new Members(r.getHeader().getMemberId(), r.getMembersList().stream().map(JetcdAdmin::member).toList());
+    }
+
+    @Override
+    public List<Member> members(String clientUrl) {
+        return onMember("list members", clientUrl, (channel, deadline) -> ClusterGrpc.newBlockingStub(channel)
                 .withDeadline(deadline).memberList(MemberListRequest.getDefaultInstance()))
                 .getMembersList().stream().map(JetcdAdmin::member).toList();
     }

@@ -146,6 +146,17 @@ class JetcdAdminTest {
         MemberHealth voterHealth = admin.health(second.clientUrl());
         assertThat(voterHealth.healthy()).as(voterHealth.detail()).isTrue();
         admin.promote(added.id()); // already a voter: nothing to do
+
+        // the list says who answered it, and can be asked of one member
+        long seedId = admin.status(seed.clientUrl()).memberId();
+        try (EtcdAdmin atSeed = new JetcdAdmin(List.of(seed.clientUrl()), null, OPTIONS);
+                EtcdAdmin atSecond = new JetcdAdmin(List.of(second.clientUrl()), null, OPTIONS)) {
+            assertThat(atSeed.memberList().answeredBy()).isEqualTo(seedId);
+            assertThat(atSecond.memberList().answeredBy()).isEqualTo(added.id());
+            assertThat(atSecond.memberList().members()).hasSize(2);
+            assertThat(atSeed.members(second.clientUrl())).extracting(Member::id).containsExactlyInAnyOrder(seedId,
+                    added.id());
+        }
     }
 
     @Test

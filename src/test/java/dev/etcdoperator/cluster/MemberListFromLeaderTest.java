@@ -1,0 +1,84 @@
+package dev.etcdoperator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.etcdoperator.core.cluster.MemberHealth;
+import dev.etcdoperator.etcd.EtcdAdmin;
+import dev.etcdoperator.etcd.EtcdAdminException;
+import dev.etcdoperator.etcd.Member;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A member cut off from the leader answers the member list from what it applied before: a member added since is not
+ * in it, and its pod would look like no member's. The leader's list is taken instead.
+ */
+class MemberListFromLeaderTest {
+    static final Member A = new Member(1, "a", List.of("http://a:2380"), List.of("http://a:2379"), false);
+    static final Member B = new Member(2, "b", List.of("http://b:2380"), List.of("http://b:2379"), false);
+    static final Member C = new Member(3, "c", List.of("http://c:2380"), List.of("http://c:2379"), false);
+    static final Map<Long, String> URLS = Map.of(1L, "http://a:2379", 2L, "http://b:2379", 3L, "http://c:2379");
+
+    final List<String> asked = new ArrayList<>();
+
+    EtcdAdmin leaderAnswering(List<Member> list) {
+        return (EtcdAdmin) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {EtcdAdmin.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("members") && args != null && args.length == 1) {
+                        asked.add((String) args[0]);
+                        if (list == null) {
+                            throw new EtcdAdminException(EtcdAdminException.Kind.UNAVAILABLE, "no answer", null);
+                        }
+                        return list;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    static MemberHealth health(long id, boolean healthy, boolean leader, long raftIndex) {
+        return new MemberHealth(id, healthy, leader, "3.5.35", raftIndex, 0, 0, 0);
+    }
+
+    @Test
+    void aListFromAMemberOtherThanTheLeaderIsAskedOfTheLeader() {
+        EtcdAdmin.Members stale = new EtcdAdmin.Members(1, List.of(A, B));
+        Map<Long, MemberHealth> health = Map.of(1L, health(1, false, false, 10), 2L, health(2, true, true, 20));
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), stale, health, URLS, "ns", "x"))
+                .containsExactly(A, B, C);
+        assertThat(asked).containsExactly("http://b:2379");
+    }
+
+    @Test
+    void theLeadersOwnListStands() {
+        EtcdAdmin.Members fromLeader = new EtcdAdmin.Members(2, List.of(A, B));
+        Map<Long, MemberHealth> health = Map.of(1L, health(1, true, false, 20), 2L, health(2, true, true, 20));
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), fromLeader, health, URLS, "ns", "x"))
+                .containsExactly(A, B);
+        assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void withNoLeaderKnownOrAnsweringTheListStands() {
+        EtcdAdmin.Members listed = new EtcdAdmin.Members(1, List.of(A, B));
+        Map<Long, MemberHealth> noLeader = Map.of(1L, health(1, false, false, 10), 2L, health(2, false, false, 10));
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A)), listed, noLeader, URLS, "ns", "x"))
+                .containsExactly(A, B);
+        Map<Long, MemberHealth> leaderB = Map.of(1L, health(1, false, false, 10), 2L, health(2, true, true, 20));
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(null), listed, leaderB, URLS, "ns", "x"))
+                .containsExactly(A, B);
+        assertThat(asked).containsExactly("http://b:2379");
+    }
+
+    @Test
+    void ofTwoMembersThatSayTheyLeadTheOneWithTheNewerLogIsAsked() {
+        EtcdAdmin.Members listed = new EtcdAdmin.Members(3, List.of(A, B, C));
+        Map<Long, MemberHealth> health = Map.of(1L, health(1, false, true, 10), 2L, health(2, true, true, 30),
+                3L, health(3, true, false, 30));
+        ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), listed, health, URLS, "ns", "x");
+        assertThat(asked).containsExactly("http://b:2379");
+    }
+}
