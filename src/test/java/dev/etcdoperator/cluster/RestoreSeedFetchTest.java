@@ -124,6 +124,11 @@ class RestoreSeedFetchTest {
         Result r = run(missing, sha256(SNAPSHOT), null);
         assertThat(r.exit()).isEqualTo(1);
         assertThat(missing).doesNotExist();
+        Result withoutDigest = run(missing, null, "\"etag-1\"");
+        assertThat(withoutDigest.exit()).as("not a failed download: trying again would not help: %s",
+                withoutDigest.output()).isEqualTo(1);
+        assertThat(withoutDigest.output()).contains("could not be stored whole");
+        assertThat(missing).doesNotExist();
     }
 
     /** Without a digest the ETag alone binds the download (for a store seen to refuse other ETags): kept whole. */
