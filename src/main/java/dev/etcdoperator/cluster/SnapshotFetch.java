@@ -28,27 +28,16 @@ public final class SnapshotFetch {
      * longer the one the restore verified. Without {@code SNAPSHOT_SHA256} that is all that binds the download to the
      * verified object (the restore gives none only for a store that was seen to refuse another ETag), and etcd's
      * restore checks the snapshot's own hash trailer; with neither set the script refuses. Without pipefail in every
-     * sh, a failed download or write in the hashing pipeline leaves a marker file instead (one each, so that the exit
-     * code says which: {@link #DOWNLOAD_FAILED} for the download). Without a hash wget writes the file itself (a
-     * pipe's copies cost a large download about a second), and a failed wget is a failed download only while the
-     * file's disk still takes a write.
+     * sh, a failed download or write leaves a marker file instead (one each, so that the exit code says which:
+     * {@link #DOWNLOAD_FAILED} for the download).
      */
     public static String script(String file) {
         String failed = file + ".failed";
         String unfetched = file + ".unfetched";
         String sum = file + ".sha256";
-        String probe = file + ".probe";
-        String all = file + " " + sum + " " + failed + " " + unfetched + " " + probe;
+        String all = file + " " + sum + " " + failed + " " + unfetched;
         String download = "{ if [ -n \"$SNAPSHOT_ETAG\" ]; then wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O -"
                 + " \"$SNAPSHOT_URL\"; else wget -q -O - \"$SNAPSHOT_URL\"; fi || touch " + unfetched + "; }";
-        String notStored = "echo \"the snapshot could not be stored whole\" >&2; rm -f " + all + "; exit 1";
-        String notFetched = "echo \"the snapshot could not be downloaded whole (the link was refused, or the download"
-                + " broke off)\" >&2; rm -f " + all + "; exit " + DOWNLOAD_FAILED;
-        // straight into the file, no pipe: wget's exit does not tell a refused or broken download from a full
-        // disk, so a failure is a download's only while the file's disk still takes a write
-        String downloadToFile = "if ! wget -q --header \"If-Match: $SNAPSHOT_ETAG\" -O " + file + " \"$SNAPSHOT_URL\";"
-                + " then if dd if=/dev/zero of=" + probe + " bs=4096 count=16 2>/dev/null; then " + notFetched
-                + "; else " + notStored + "; fi; fi";
         return String.join("\n",
                 "rm -f " + all,
                 "if [ -z \"$SNAPSHOT_SHA256\" ] && [ -z \"$SNAPSHOT_ETAG\" ]; then echo \"neither a SHA-256 nor an ETag"
@@ -56,10 +45,15 @@ public final class SnapshotFetch {
                 "if [ -n \"$SNAPSHOT_SHA256\" ]; then",
                 "  " + download + " | { tee " + file + " || touch " + failed + "; } | sha256sum > " + sum,
                 "else",
-                "  " + downloadToFile,
+                // the pipeline's status is cat's, in this shell: a file that cannot be written ends the script, even
+                // where no marker could be written
+                "  " + download + " | cat > " + file + " || { echo \"the snapshot could not be stored whole\" >&2;"
+                        + " rm -f " + all + "; exit 1; }",
                 "fi",
-                "if [ -e " + failed + " ]; then " + notStored + "; fi",
-                "if [ -e " + unfetched + " ]; then " + notFetched + "; fi",
+                "if [ -e " + failed + " ]; then echo \"the snapshot could not be stored whole\" >&2;"
+                        + " rm -f " + all + "; exit 1; fi",
+                "if [ -e " + unfetched + " ]; then echo \"the snapshot could not be downloaded whole (the link was"
+                        + " refused, or the download broke off)\" >&2; rm -f " + all + "; exit " + DOWNLOAD_FAILED + "; fi",
                 "[ -n \"$SNAPSHOT_SHA256\" ] || exit 0",
                 "read -r got rest < " + sum + "; rm -f " + sum,
                 "if [ \"$got\" != \"$SNAPSHOT_SHA256\" ]; then echo \"the snapshot's SHA-256 is $got, not $SNAPSHOT_SHA256"
@@ -68,7 +62,7 @@ public final class SnapshotFetch {
 
     /** The files {@link #script} may leave beside {@code file}, and the file, space-separated. */
     public static String files(String file) {
-        return file + " " + file + ".sha256 " + file + ".failed " + file + ".unfetched " + file + ".probe";
+        return file + " " + file + ".sha256 " + file + ".failed " + file + ".unfetched";
     }
 
     /**
