@@ -17,12 +17,12 @@ import dev.etcdoperator.storage.S3Settings;
  * @param cluster   the EtcdCluster's name when the backup names one, else empty (a metrics label)
  * @param clusterUid the EtcdCluster's uid when the backup names one, else null
  * @param survivorRecovery when that EtcdCluster last began a recovery from a survivor, or null
- * @param restoredFromUid the uid of the EtcdCluster that one replaced when an EtcdRestore rebuilt it, or null
+ * @param restoredFrom the uids of the EtcdClusters that one was restored in place of ({@code RestoredFrom})
  */
 record BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner, String cluster,
-        String clusterUid, Instant survivorRecovery, String restoredFromUid) {
+        String clusterUid, Instant survivorRecovery, List<String> restoredFrom) {
     BackupRequest(List<String> endpoints, EtcdTls tls, S3Settings s3, S3Location location, String owner,
             String cluster, String clusterUid) {
-        this(endpoints, tls, s3, location, owner, cluster, clusterUid, null, null);
+        this(endpoints, tls, s3, location, owner, cluster, clusterUid, null, List.of());
     }
 }

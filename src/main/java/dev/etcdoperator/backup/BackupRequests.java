@@ -1,13 +1,12 @@
 package dev.etcdoperator.backup;
 
 import java.util.List;
-import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdBackupSpec;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
-import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.cluster.ClusterResources;
+import dev.etcdoperator.cluster.RestoredFrom;
 import dev.etcdoperator.cluster.TlsSecretKeys;
 import dev.etcdoperator.core.backup.EndpointNames;
 import dev.etcdoperator.core.backup.BackupFailure;
@@ -60,9 +59,8 @@ final class BackupRequests {
         }
         String endpoint = (https ? "https" : "http") + "://" + ClusterResources.clientServiceName(clusterName) + "."
                 + namespace + ".svc:" + ClusterResources.CLIENT_PORT;
-        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
         return new BackupRequest(List.of(endpoint), tls, s3, location, owner, clusterName, cluster.getMetadata().getUid(),
-                survivorRecovery(cluster), annotations == null ? null : annotations.get(RestoreAnnotations.RESTORED_FROM_UID));
+                survivorRecovery(cluster), RestoredFrom.uids(cluster));
     }
 
     private static java.time.Instant survivorRecovery(EtcdCluster cluster) {

@@ -105,7 +105,7 @@ final class BackupRunner {
             // a backup that ended after the recovery began may have begun before it, on the old cluster
             refuse(BackupPlanner.checkSource(last, found.answered(), source, request.clusterUid(),
                     request.survivorRecovery() == null ? null : request.survivorRecovery().plus(timeout),
-                    request.restoredFromUid()));
+                    request.restoredFrom()));
             S3Location target;
             List<StoredBackup> stored = List.of();
             if (periodic) {

@@ -152,6 +152,19 @@ final class ClusterObserver {
                     }
                 }
                 list = fromLeader(a, listed, health, urlById, namespace, name);
+                if (list != listed.members()) {
+                    // members only the leader's list has (added since) are asked too; those it lacks are no more
+                    Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
+                    health.keySet().retainAll(ids);
+                    for (Member m : list) {
+                        String url = clientUrlByPod.get(memberName(m, naming));
+                        if (url != null && !health.containsKey(m.id())) {
+                            Answer answer = health(a, m, url);
+                            health.put(m.id(), answer.health());
+                            revision = Math.max(revision, answer.revision());
+                        }
+                    }
+                }
                 members = Optional.of(list.stream().map(m -> new EtcdMember(m.id(), m.name(),
                         m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0), m.learner())).toList());
                 // etcd answers the alarm list through raft: with no leader the call would wait out its deadline,

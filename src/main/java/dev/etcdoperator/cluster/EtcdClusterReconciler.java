@@ -95,7 +95,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * whether the operator honoured it.
      */
     public static final String CONDITION_RESTORE = "RestoreSnapshot";
-    static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
+    public static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
     static final String REASON_RESTORE_PENDING = "RestoreSnapshotPending";
     public static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
     static final String REASON_RESTORE_GONE = "RestoreGone";
@@ -309,6 +309,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         metrics.observedDatabases(namespace, name, observed.observation().space().quotaBytes(),
                 MemberDatabase.of(observed.observation()));
         Step step = planner.plan(observed.observation());
+        if (!(step instanceof Step.Nothing || step instanceof Step.Paused || step instanceof Step.Wait)) {
+            Leadership.check(step.describe());
+        }
         Optional<String> seedSnapshot = Optional.empty();
         if (step instanceof Step.CreateSeed) {
             SeedSnapshotClaim.Decision claim = RestoreSeed.check(cluster, client);
@@ -357,9 +360,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             LOG.infof("%s/%s: %s", cluster.getMetadata().getNamespace(), name, step.describe());
         }
         long acting = System.nanoTime();
-        if (!(step instanceof Step.Nothing || step instanceof Step.Paused)) {
-            Leadership.check(step.describe());
-        }
         actuator.consumeAnsweredRequests(cluster);
         try {
             int added = actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(),
@@ -790,7 +790,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             String object, Optional<String> stuck) {
         String message = object + " belongs to an earlier EtcdCluster of this name, which was deleted; members start"
                 + " once the garbage collector has removed it." + stuck.map(s -> " " + s).orElse("");
-        events.normal(cluster, REASON_WAITING_FOR_EARLIER_CLUSTER, message);
+        boolean told = Conditions.find(cluster.getStatus().getConditions(), Readiness.CONDITION)
+                .map(c -> REASON_WAITING_FOR_EARLIER_CLUSTER.equals(c.getReason()) && message.equals(c.getMessage()))
+                .orElse(false);
+        if (!told) {
+            events.normal(cluster, REASON_WAITING_FOR_EARLIER_CLUSTER, message);
+        }
         readiness.notReady(cluster.getStatus(), REASON_WAITING_FOR_EARLIER_CLUSTER, message,
                 cluster.getMetadata().getGeneration());
         return change.control(cluster).rescheduleAfter(WHILE_WAITING);

@@ -14,7 +14,6 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.QuorumLossRecovery;
 import dev.etcdoperator.api.v1beta2.QuorumRecoveryStatus;
-import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.cluster.QuorumLoss;
 import dev.etcdoperator.core.cluster.QuorumRecoveryPlanner;
@@ -57,12 +56,13 @@ final class QuorumLossView {
      */
     static QuorumLoss.Backup newestBackup(EtcdCluster cluster, List<EtcdBackup> backups) {
         String uid = cluster.getMetadata().getUid();
-        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-        String restoredFrom = annotations == null ? null : annotations.get(RestoreAnnotations.RESTORED_FROM_UID);
+        List<String> restoredFrom = RestoredFrom.uids(cluster);
+        String name = cluster.getMetadata().getName();
         return backups.stream()
                 .filter(b -> b.getSpec() != null && b.getSpec().getS3() != null && b.getStatus() != null)
                 .filter(b -> uid != null && uid.equals(b.getStatus().getClusterUID())
-                        || restoredFrom != null && restoredFrom.equals(b.getStatus().getClusterUID()))
+                        || restoredFrom.contains(b.getStatus().getClusterUID()) && b.getSpec().getEtcdCluster() != null
+                                && name.equals(b.getSpec().getEtcdCluster().getName()))
                 .filter(b -> b.getStatus().getBackupPath() != null && b.getStatus().getBackupSha256() != null
                         && instant(b.getStatus().getLastSuccessDate()) != null)
                 .max(Comparator.comparing((EtcdBackup b) -> instant(b.getStatus().getLastSuccessDate())))

@@ -946,7 +946,6 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         copy.remove(RestoreAnnotations.RESTORED_BY);
         copy.remove(RestoreAnnotations.SNAPSHOT_SECRET);
         copy.remove(RestoreAnnotations.SEED_MEMBER);
-        copy.remove(RestoreAnnotations.RESTORED_FROM_UID);
         copy.remove("kubectl.kubernetes.io/last-applied-configuration");
         return copy.isEmpty() ? null : copy;
     }

@@ -7,6 +7,7 @@ import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.cluster.RestoredFrom;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -129,7 +130,8 @@ final class RestoreActions {
         annotations.put(RestoreAnnotations.RESTORED_BY, restore.getMetadata().getName());
         annotations.put(RestoreAnnotations.SNAPSHOT_SECRET, secretName);
         if (status.getTemplateUid() != null) {
-            annotations.put(RestoreAnnotations.RESTORED_FROM_UID, status.getTemplateUid());
+            annotations.put(RestoreAnnotations.RESTORED_FROM_UID, RestoredFrom.value(status.getTemplateUid(),
+                    annotations.get(RestoreAnnotations.RESTORED_FROM_UID)));
         } else {
             annotations.remove(RestoreAnnotations.RESTORED_FROM_UID);
         }

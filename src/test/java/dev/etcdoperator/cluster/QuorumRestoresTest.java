@@ -76,11 +76,19 @@ class QuorumRestoresTest {
         EtcdCluster restored = Serialization.unmarshal(Serialization.asYaml(CLUSTER), EtcdCluster.class);
         restored.getMetadata().setUid("uid-alpha-2");
         restored.getMetadata().setAnnotations(java.util.Map.of(
-                dev.etcdoperator.api.v1beta2.RestoreAnnotations.RESTORED_FROM_UID, "uid-alpha"));
+                dev.etcdoperator.api.v1beta2.RestoreAnnotations.RESTORED_FROM_UID, "uid-alpha-1, uid-alpha"));
         List<EtcdBackup> before = List.of(
                 backup("old", "uid-alpha", "etcd-backups/alpha/1", "aa", "2026-01-01T00:00:00Z"),
                 backup("unrelated", "uid-beta", "etcd-backups/beta/1", "dd", "2026-01-05T00:00:00Z"));
+        assertThat(QuorumLossView.newestBackup(restored, before)).as("the seed's restore not confirmed").isNull();
+        restored.setStatus(new dev.etcdoperator.api.v1beta2.EtcdClusterStatus());
+        restored.getStatus().setConditions(List.of(new dev.etcdoperator.api.v1beta2.Condition("RestoreSnapshot",
+                "True", "RestoreSnapshotConfirmed", "the seed restores the snapshot")));
         assertThat(QuorumLossView.newestBackup(restored, before).name()).isEqualTo("old");
+        EtcdBackup ofAnotherName = backup("other-name", "uid-alpha", "etcd-backups/alpha/3", "ee", "2026-01-03T00:00:00Z");
+        ofAnotherName.getSpec().getEtcdCluster().setName("beta");
+        assertThat(QuorumLossView.newestBackup(restored, List.of(before.get(0), ofAnotherName)).name())
+                .as("a backup of another cluster name").isEqualTo("old");
         List<EtcdBackup> since = List.of(before.get(0), before.get(1),
                 backup("own", "uid-alpha-2", "etcd-backups/alpha/2", "bb", "2026-01-02T00:00:00Z"));
         assertThat(QuorumLossView.newestBackup(restored, since).name()).isEqualTo("own");

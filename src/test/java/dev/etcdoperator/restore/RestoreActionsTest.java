@@ -2,11 +2,10 @@ package dev.etcdoperator.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.cluster.RestoredFrom;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +41,7 @@ class RestoreActionsTest {
     }
 
     @Test
-    void theRestoredClusterNamesTheClusterItReplacesNotOneThatOneWasRestoredFrom() {
+    void theRestoredClusterNamesTheClusterItReplacesFirstThenThoseThatOneWasRestoredFrom() {
         EtcdRestore restore = Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdRestore
@@ -55,9 +54,9 @@ class RestoreActionsTest {
                 """, EtcdRestore.class);
         EtcdCluster wanted = RestoreActions.wanted(restore, "example", null);
         assertThat(wanted.getMetadata().getAnnotations()).containsEntry("team", "storage")
-                .containsEntry(RestoreAnnotations.RESTORED_FROM_UID, "uid-2")
+                .containsEntry(RestoreAnnotations.RESTORED_FROM_UID, "uid-2,uid-1")
                 .containsEntry(RestoreAnnotations.RESTORED_BY, "r2");
-        assertThat(EtcdRestoreReconciler.withoutRestoreAnnotations(Map.of("team", "storage",
-                RestoreAnnotations.RESTORED_FROM_UID, "uid-1"))).isEqualTo(Map.of("team", "storage"));
+        assertThat(RestoredFrom.value("uid-9", "uid-8,uid-7,uid-6,uid-5,uid-4,uid-3")).isEqualTo(
+                "uid-9,uid-8,uid-7,uid-6,uid-5");
     }
 }

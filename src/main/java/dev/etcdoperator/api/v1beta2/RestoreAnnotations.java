@@ -12,9 +12,9 @@ public final class RestoreAnnotations {
     /** On a restored cluster: the EtcdRestore that created it. */
     public static final String RESTORED_BY = ApiGroup.GROUP + "/restored-by";
     /**
-     * On a restored cluster: the uid of the cluster of that name it replaced (the restore's template). Its backups go
-     * on at their paths across the restore, and its newest backup stands for the restored cluster's until one is
-     * taken of it.
+     * On a restored cluster: the uid of the cluster of that name it replaced (the restore's template), then those that
+     * one was restored in place of, comma-separated. Its backups go on at their paths across the restore, and their
+     * newest stands for the restored cluster's until one is taken of it.
      */
     public static final String RESTORED_FROM_UID = ApiGroup.GROUP + "/restored-from-uid";
     /**

@@ -89,16 +89,17 @@ public final class BackupPlanner {
      */
     public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
             SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery) {
-        return checkSource(last, answered, source, clusterUid, survivorRecovery, null);
+        return checkSource(last, answered, source, clusterUid, survivorRecovery, List.of());
     }
 
     /**
-     * @param restoredFromUid the uid of the EtcdCluster this one replaced when an EtcdRestore rebuilt it (by hand, or
-     *                        as a recovery from a backup), or null: a last backup of that cluster is followed by
-     *                        backups of this one, a new etcd cluster whose revision is the restored backup's
+     * @param restoredFrom the uids of the EtcdClusters this one was restored in place of (by hand, or as a recovery
+     *                     from a backup), newest first, when its seed restored the snapshot: a last backup of one of
+     *                     them is followed by backups of this one, a new etcd cluster whose revision is the restored
+     *                     backup's
      */
     public static Optional<Refusal> checkSource(LastBackup last, List<SourceChoice.Candidate> answered,
-            SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery, String restoredFromUid) {
+            SourceChoice.Candidate source, String clusterUid, Instant survivorRecovery, List<String> restoredFrom) {
         List<String> ids = answered.stream().map(SourceChoice.Candidate::clusterIdHex).filter(Objects::nonNull)
                 .distinct().sorted().toList();
         if (ids.size() > 1) {
@@ -106,8 +107,8 @@ public final class BackupPlanner {
                     + ids.size() + " different etcd clusters (cluster IDs " + String.join(", ", ids)
                     + "): list the members of one cluster only"));
         }
-        boolean restoredSince = restoredFromUid != null && clusterUid != null && !clusterUid.equals(last.clusterUid())
-                && restoredFromUid.equals(last.clusterUid());
+        boolean restoredSince = clusterUid != null && last.clusterUid() != null && !clusterUid.equals(last.clusterUid())
+                && restoredFrom.contains(last.clusterUid());
         if (last.clusterUid() != null && clusterUid != null && !last.clusterUid().equals(clusterUid) && !restoredSince) {
             return Optional.of(new Refusal(BackupFailure.CLUSTER_CHANGED, "the EtcdCluster is not the one backed up"
                     + " last (its uid is " + clusterUid + ", the last backup's was " + last.clusterUid()

@@ -94,17 +94,20 @@ class BackupPlannerTest {
     void theClusterAnEtcdRestoreRebuiltIsBackedUpOnAfterItsPredecessor() {
         LastBackup last = new LastBackup(100L, "abcd", "uid-1", "2026-12-01T10:00:00Z");
         var restored = member(80, 0x1234);
-        assertThat(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, "uid-1")).isEmpty();
-        assertThat(reason(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, null)))
+        assertThat(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, List.of("uid-1")))
+                .isEmpty();
+        assertThat(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-3", null,
+                List.of("uid-2", "uid-1"))).as("restored twice before a backup").isEmpty();
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, List.of())))
                 .as("not restored").contains(BackupFailure.CLUSTER_CHANGED);
-        assertThat(reason(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null, "uid-0")))
-                .as("restored in place of another cluster").contains(BackupFailure.CLUSTER_CHANGED);
+        assertThat(reason(BackupPlanner.checkSource(last, List.of(restored), restored, "uid-2", null,
+                List.of("uid-0")))).as("restored in place of another cluster").contains(BackupFailure.CLUSTER_CHANGED);
         LastBackup ownSince = new LastBackup(120L, "1234", "uid-2", "2026-12-01T12:00:00Z");
         var behind = member(110, 0x1234);
-        assertThat(reason(BackupPlanner.checkSource(ownSince, List.of(behind), behind, "uid-2", null, "uid-1")))
+        assertThat(reason(BackupPlanner.checkSource(ownSince, List.of(behind), behind, "uid-2", null, List.of("uid-1"))))
                 .as("once backed up itself, the usual checks").contains(BackupFailure.REVISION_WENT_BACK);
         var other = member(130, 0x5678);
-        assertThat(reason(BackupPlanner.checkSource(ownSince, List.of(other), other, "uid-2", null, "uid-1")))
+        assertThat(reason(BackupPlanner.checkSource(ownSince, List.of(other), other, "uid-2", null, List.of("uid-1"))))
                 .contains(BackupFailure.CLUSTER_CHANGED);
     }
 
