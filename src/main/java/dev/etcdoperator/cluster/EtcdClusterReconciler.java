@@ -94,7 +94,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      * Set only for clusters carrying the restore-snapshot-secret annotation, when their seed member is created:
      * whether the operator honoured it.
      */
-    public static final String CONDITION_RESTORE = "RestoreSnapshot";
+    public static final String CONDITION_RESTORE = ClusterStatusBuilder.RESTORE_SNAPSHOT;
     public static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
     static final String REASON_RESTORE_PENDING = "RestoreSnapshotPending";
     public static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
@@ -778,6 +778,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      */
     private UpdateControl<EtcdCluster> remakeUnplaced(EtcdCluster cluster, StatusChange<EtcdCluster> change,
             List<Pod> unplaced) {
+        Leadership.check("making pods that fit no node again");
         for (String pod : MemberPlacement.deleteAsSeen(client, unplaced)) {
             events.normal(cluster, MemberPlacement.REASON_REMADE, "Deleted pod " + pod + ", which fit no node, to make"
                     + " it again from the changed spec.pod.");

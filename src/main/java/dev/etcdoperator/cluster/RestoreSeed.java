@@ -9,6 +9,7 @@ import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.core.cluster.ClusterStatusBuilder;
 import dev.etcdoperator.core.restore.SeedSnapshotClaim;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -72,7 +73,8 @@ final class RestoreSeed {
         // once the restore's own seed was made with the snapshot, a seed made later is a reseed a person asked for
         boolean restoresSeed = cluster.getStatus() == null || dev.etcdoperator.core.status.Conditions.find(
                 cluster.getStatus().getConditions(), EtcdClusterReconciler.CONDITION_RESTORE)
-                .filter(c -> EtcdClusterReconciler.REASON_RESTORE_CONFIRMED.equals(c.getReason())).isEmpty();
+                .filter(c -> EtcdClusterReconciler.REASON_RESTORE_CONFIRMED.equals(c.getReason())
+                        || ClusterStatusBuilder.REASON_RESTORE_SUPERSEDED.equals(c.getReason())).isEmpty();
         return SeedSnapshotClaim.decide(new SeedSnapshotClaim.Facts(cluster.getMetadata().getUid(), restoredBy, secret,
                 restore, owners, restoresSeed));
     }

@@ -18,6 +18,7 @@ import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
 import dev.etcdoperator.cluster.ClusterValidation;
+import dev.etcdoperator.cluster.RestoredFrom;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.BackupSchedule;
 import dev.etcdoperator.core.backup.S3Location;
@@ -363,7 +364,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             status.setTemplateDeletionRequested(null);
             status.setClusterSpec(SavedClusterSpec.of(passed.template().getSpec()));
             status.setClusterLabels(passed.template().getMetadata().getLabels());
-            status.setClusterAnnotations(withoutRestoreAnnotations(passed.template().getMetadata().getAnnotations()));
+            status.setClusterAnnotations(savedAnnotations(passed.template()));
             status.setBackupSha256(passed.backup().sha256());
             status.setSnapshotSha256(passed.backup().encrypted() ? passed.backup().snapshotSha256() : null);
             status.setBackupKeyFingerprint(passed.backup().keyFingerprint());
@@ -935,6 +936,24 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
 
     private void setCondition(EtcdRestore restore, String type, String value, String reason, String message) {
         conditions.put(restore.getStatus(), type, value, reason, message, restore.getMetadata().getGeneration());
+    }
+
+    /**
+     * The template's annotations as the restored cluster gets them: without the restore's own, and with the clusters
+     * it was restored in place of only where its status confirms it (a copied manifest's value names none).
+     */
+    static Map<String, String> savedAnnotations(EtcdCluster template) {
+        Map<String, String> saved = withoutRestoreAnnotations(template.getMetadata().getAnnotations());
+        if (saved == null) {
+            return null;
+        }
+        List<String> earlier = RestoredFrom.uids(template);
+        if (earlier.isEmpty()) {
+            saved.remove(RestoreAnnotations.RESTORED_FROM_UID);
+        } else {
+            saved.put(RestoreAnnotations.RESTORED_FROM_UID, String.join(",", earlier));
+        }
+        return saved.isEmpty() ? null : saved;
     }
 
     static Map<String, String> withoutRestoreAnnotations(Map<String, String> annotations) {

@@ -135,8 +135,7 @@ final class RestorePreflight {
         asPassed.setStatus(new EtcdRestoreStatus());
         asPassed.getStatus().setClusterSpec(SavedClusterSpec.of(template.getSpec()));
         asPassed.getStatus().setClusterLabels(template.getMetadata().getLabels());
-        asPassed.getStatus().setClusterAnnotations(EtcdRestoreReconciler.withoutRestoreAnnotations(
-                template.getMetadata().getAnnotations()));
+        asPassed.getStatus().setClusterAnnotations(EtcdRestoreReconciler.savedAnnotations(template));
         EtcdCluster restored = RestoreActions.wanted(asPassed, name, SeedStager.memberName(restore, name));
         try {
             client.resource(restored).inNamespace(namespace).dryRun().create();

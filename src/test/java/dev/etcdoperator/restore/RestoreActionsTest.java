@@ -58,5 +58,15 @@ class RestoreActionsTest {
                 .containsEntry(RestoreAnnotations.RESTORED_BY, "r2");
         assertThat(RestoredFrom.value("uid-9", "uid-8,uid-7,uid-6,uid-5,uid-4,uid-3")).isEqualTo(
                 "uid-9,uid-8,uid-7,uid-6,uid-5");
+
+        // what is saved of the template: its own chain only where its status confirms it
+        EtcdCluster copied = cluster("{team: storage, etcd.database.coreos.com/restored-from-uid: uid-0}", "{}");
+        assertThat(EtcdRestoreReconciler.savedAnnotations(copied)).isEqualTo(java.util.Map.of("team", "storage"));
+        EtcdCluster confirmed = cluster("{etcd.database.coreos.com/restored-from-uid: 'uid-1,uid-0'}", "{}");
+        confirmed.setStatus(new dev.etcdoperator.api.v1beta2.EtcdClusterStatus());
+        confirmed.getStatus().setConditions(java.util.List.of(new dev.etcdoperator.api.v1beta2.Condition(
+                "RestoreSnapshot", "True", "RestoreSnapshotConfirmed", "")));
+        assertThat(EtcdRestoreReconciler.savedAnnotations(confirmed))
+                .containsEntry(RestoreAnnotations.RESTORED_FROM_UID, "uid-1,uid-0");
     }
 }

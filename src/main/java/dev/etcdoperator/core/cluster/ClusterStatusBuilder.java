@@ -76,6 +76,10 @@ public final class ClusterStatusBuilder {
     public static final String REASON_PAUSED = "ControlPaused";
     /** A pod has been terminating for longer than {@link ClusterPlanner#STUCK_AFTER}: a person should look. */
     public static final String REASON_POD_STUCK = "PodStuckTerminating";
+    /** The condition the cluster controller sets on a restored cluster's seed and its snapshot. */
+    public static final String RESTORE_SNAPSHOT = "RestoreSnapshot";
+    /** {@link #RESTORE_SNAPSHOT} after a reseed: the restored data is gone, a later seed is no restore's. */
+    public static final String REASON_RESTORE_SUPERSEDED = "RestoreSnapshotSuperseded";
     public static final String REASON_READY = "ClusterReady";
 
     /** Additive, set once etcd's NOSPACE alarm was first seen: True while it is raised. */
@@ -167,6 +171,13 @@ public final class ClusterStatusBuilder {
             // the new seed starts a new cluster: it has not run, whatever the lost one ran; nor is it the recovered one
             status.setCurrentVersion(null);
             status.setLastSurvivorRecoveryDate(null);
+            // nor the restored one: its backups must not be taken for the restored cluster's
+            boolean restored = status.getConditions() != null && status.getConditions().stream()
+                    .anyMatch(c -> RESTORE_SNAPSHOT.equals(c.getType()));
+            if (restored) {
+                set(status, new Condition(RESTORE_SNAPSHOT, Conditions.FALSE, REASON_RESTORE_SUPERSEDED, "The cluster"
+                        + " was started again empty (a reseed): it no longer holds the restored snapshot."), generation);
+            }
         } else if (!seats.isEmpty()) {
             status.setCurrentVersion(currentVersion(o, seats));
         } else if (status.getCurrentVersion() == null) {

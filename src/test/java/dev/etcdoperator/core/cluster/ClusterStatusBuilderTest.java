@@ -273,8 +273,13 @@ class ClusterStatusBuilderTest {
 
         // a person asks for a new, empty cluster: it is Creating again, from a new seed, and has not run
         s.setLastSurvivorRecoveryDate("2025-12-01T00:00:00Z");
+        java.util.List<dev.etcdoperator.api.v1beta2.Condition> withRestore = new java.util.ArrayList<>(s.getConditions());
+        withRestore.add(new dev.etcdoperator.api.v1beta2.Condition("RestoreSnapshot", "True", "RestoreSnapshotConfirmed",
+                "The seed member restores the snapshot"));
+        s.setConditions(withRestore);
         report(s, lost.reseedRequested());
         assertThat(s.getLastSurvivorRecoveryDate()).as("the new cluster is not the recovered one").isNull();
+        assertCondition(s, "RestoreSnapshot", "False", "RestoreSnapshotSuperseded", "reseed");
         assertThat(s.getPhase()).isEqualTo("Creating");
         assertThat(s.getReason()).isNull();
         assertThat(s.getCurrentVersion()).isNull();
