@@ -54,7 +54,9 @@ class ClusterObserverAlarmsTest {
     /** Two members that answer; {@code leader} is the id both report as leader (0: none), neither reads. */
     private EtcdAdmin members(long leader) {
         return (EtcdAdmin) Proxy.newProxyInstance(EtcdAdmin.class.getClassLoader(), new Class<?>[] { EtcdAdmin.class },
-                (proxy, method, args) -> switch (method.getName()) {
+                (proxy, method, args) -> method.isDefault()
+                        ? java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args)
+                        : switch (method.getName()) {
                     case "members" -> List.of(
                             new Member(1, "demo-a", List.of("http://demo-a.demo.prod.svc:2380"), List.of(), false),
                             new Member(2, "demo-b", List.of("http://demo-b.demo.prod.svc:2380"), List.of(), false));

@@ -38,6 +38,9 @@ class EtcdAdminsTest {
         opened.add(o);
         return (EtcdAdmin) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { EtcdAdmin.class },
                 (proxy, method, args) -> {
+                    if (method.isDefault()) {
+                        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+                    }
                     if (method.getName().equals("close")) {
                         closing.await();
                         o.closed().incrementAndGet();
