@@ -60,7 +60,8 @@ final class QuorumLossView {
         String name = cluster.getMetadata().getName();
         return backups.stream()
                 .filter(b -> b.getSpec() != null && b.getSpec().getS3() != null && b.getStatus() != null)
-                .filter(b -> uid != null && uid.equals(b.getStatus().getClusterUID())
+                .filter(b -> b.getStatus().getClusterUID() != null)
+                .filter(b -> b.getStatus().getClusterUID().equals(uid)
                         || restoredFrom.contains(b.getStatus().getClusterUID()) && b.getSpec().getEtcdCluster() != null
                                 && name.equals(b.getSpec().getEtcdCluster().getName()))
                 .filter(b -> b.getStatus().getBackupPath() != null && b.getStatus().getBackupSha256() != null

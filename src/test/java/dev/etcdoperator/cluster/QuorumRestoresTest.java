@@ -79,7 +79,8 @@ class QuorumRestoresTest {
                 dev.etcdoperator.api.v1beta2.RestoreAnnotations.RESTORED_FROM_UID, "uid-alpha-1, uid-alpha"));
         List<EtcdBackup> before = List.of(
                 backup("old", "uid-alpha", "etcd-backups/alpha/1", "aa", "2026-01-01T00:00:00Z"),
-                backup("unrelated", "uid-beta", "etcd-backups/beta/1", "dd", "2026-01-05T00:00:00Z"));
+                backup("unrelated", "uid-beta", "etcd-backups/beta/1", "dd", "2026-01-05T00:00:00Z"),
+                backup("of-endpoints", null, "etcd-backups/endpoints/1", "ff", "2026-01-06T00:00:00Z"));
         assertThat(QuorumLossView.newestBackup(restored, before)).as("the seed's restore not confirmed").isNull();
         restored.setStatus(new dev.etcdoperator.api.v1beta2.EtcdClusterStatus());
         restored.getStatus().setConditions(List.of(new dev.etcdoperator.api.v1beta2.Condition("RestoreSnapshot",
