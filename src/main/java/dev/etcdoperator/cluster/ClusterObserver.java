@@ -142,28 +142,13 @@ final class ClusterObserver {
                 EtcdAdmin.Members listed = a.memberList();
                 List<Member> list = listed.members();
                 Map<Long, String> urlById = new HashMap<>();
-                for (Member m : list) {
-                    String url = clientUrlByPod.get(memberName(m, naming));
-                    if (url != null) {
-                        urlById.put(m.id(), url);
-                        Answer answer = health(a, m, url);
-                        health.put(m.id(), answer.health());
-                        revision = Math.max(revision, answer.revision());
-                    }
-                }
+                revision = askHealth(a, list, clientUrlByPod, naming, health, urlById);
                 list = fromLeader(a, listed, health, urlById, namespace, name);
                 if (list != listed.members()) {
                     // members only the leader's list has (added since) are asked too; those it lacks are no more
                     Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
                     health.keySet().retainAll(ids);
-                    for (Member m : list) {
-                        String url = clientUrlByPod.get(memberName(m, naming));
-                        if (url != null && !health.containsKey(m.id())) {
-                            Answer answer = health(a, m, url);
-                            health.put(m.id(), answer.health());
-                            revision = Math.max(revision, answer.revision());
-                        }
-                    }
+                    revision = Math.max(revision, askHealth(a, list, clientUrlByPod, naming, health, urlById));
                 }
                 members = Optional.of(list.stream().map(m -> new EtcdMember(m.id(), m.name(),
                         m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0), m.learner())).toList());
@@ -190,6 +175,27 @@ final class ClusterObserver {
                 status == null ? null : status.getInitialMembers(), startsFromSeed(cluster),
                 status == null ? null : status.getFailedUpgradeVersion());
         return new Observed(observation, admin, clientUrlByPod);
+    }
+
+    /**
+     * Asks each listed member that has a pod and no answer in {@code health} yet; records the answers and the members'
+     * client URLs.
+     *
+     * @return the highest revision a member answered with
+     */
+    private static long askHealth(EtcdAdmin a, List<Member> list, Map<String, String> clientUrlByPod, MemberNaming naming,
+            Map<Long, MemberHealth> health, Map<Long, String> urlById) {
+        long revision = 0;
+        for (Member m : list) {
+            String url = clientUrlByPod.get(memberName(m, naming));
+            if (url != null && !health.containsKey(m.id())) {
+                urlById.put(m.id(), url);
+                Answer answer = health(a, m, url);
+                health.put(m.id(), answer.health());
+                revision = Math.max(revision, answer.revision());
+            }
+        }
+        return revision;
     }
 
     private static String memberName(Member m, MemberNaming naming) {
