@@ -117,6 +117,7 @@ public final class SnapshotUpload {
         S3Location partial = target.withKey(partialKey);
         String uploadId = null;
         boolean completed = false;
+        boolean completing = false;
         S3Location uploadAt = null;
         ExecutorService uploaders = Executors.newFixedThreadPool(parallelParts, r -> {
             Thread t = new Thread(r, "backup-upload-" + target.key());
@@ -167,6 +168,7 @@ public final class SnapshotUpload {
             if (at.equals(target)) {
                 refuseAnyObject(target, deadline);
             }
+            completing = true;
             String reported = complete(at, id, parts, digest.size(), deadline);
             completed = true;
             String composite = composite(partDigests);
@@ -213,7 +215,9 @@ public final class SnapshotUpload {
         } catch (RuntimeException e) {
             BackupFailure failure = S3Errors.translate("upload to " + target, e, deadline, BackupFailure.UPLOAD_FAILED);
             if (uploadAt != null) {
-                cleanUp(partial, uploadAt, uploadId, completed, owner, deadline);
+                // parts still being sent could be stored after the abort
+                stopSending(uploaders);
+                cleanUp(partial, uploadAt, uploadId, completed, completing, owner, deadline);
             }
             throw failure;
         } finally {
@@ -489,14 +493,19 @@ public final class SnapshotUpload {
     /**
      * After a failure: the multipart upload aborted, or, once completed, its object deleted, at the partial key, or at
      * the backup's key only while the object there is this owner's (another writer's is left alone); then the empty
-     * object written before the upload began.
+     * object written before the upload began. A completion that failed on this side (a timeout) may have been done
+     * by the store all the same: its object is looked for as a completed one's. An upload that could not be aborted
+     * keeps that empty object, through which a later backup's clean-up finds it (a store may list uploads by exact
+     * key only).
      */
-    private void cleanUp(S3Location partial, S3Location uploadAt, String uploadId, boolean completed, String owner,
-            Instant deadline) {
-        if (uploadId != null && !completed) {
-            abortQuietly(uploadAt, uploadId, deadline);
+    private void cleanUp(S3Location partial, S3Location uploadAt, String uploadId, boolean completed,
+            boolean completing, String owner, Instant deadline) {
+        if (uploadId != null && !completed && !abortQuietly(uploadAt, uploadId, deadline)) {
+            LOG.warnf("keeping %s, which marks the upload %s that could not be aborted: the next backup's clean-up"
+                    + " aborts it", partial, uploadId);
+            return;
         }
-        if (completed && !uploadAt.equals(partial)) {
+        if ((completed || completing) && !uploadAt.equals(partial)) {
             try {
                 HeadObjectResponse there = s3.headObject(b -> b.bucket(uploadAt.bucket()).key(uploadAt.key())
                         .overrideConfiguration(o -> o.apiCallTimeout(cleanUpTime(deadline))));
@@ -510,13 +519,31 @@ public final class SnapshotUpload {
         deleteQuietly(partial, deadline);
     }
 
-    private void abortQuietly(S3Location location, String uploadId, Instant deadline) {
+    private static void stopSending(ExecutorService uploaders) {
+        uploaders.shutdownNow();
+        try {
+            uploaders.awaitTermination(CLEAN_UP_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the upload is gone: aborted now, or no longer there (completed or aborted before). */
+    private boolean abortQuietly(S3Location location, String uploadId, Instant deadline) {
         try {
             s3.abortMultipartUpload(b -> b.bucket(location.bucket()).key(location.key()).uploadId(uploadId)
                     .overrideConfiguration(o -> o.apiCallTimeout(cleanUpTime(deadline))));
+            return true;
+        } catch (S3Exception e) {
+            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            if ("NoSuchUpload".equals(code) || e.statusCode() == 404) {
+                return true;
+            }
+            LOG.warnf("could not abort the multipart upload %s of %s: %s", uploadId, location, e.getMessage());
+            return false;
         } catch (RuntimeException e) {
-            LOG.warnf("could not abort the multipart upload %s of %s (the store's lifecycle rules must clean it up): %s",
-                    uploadId, location, e.getMessage());
+            LOG.warnf("could not abort the multipart upload %s of %s: %s", uploadId, location, e.getMessage());
+            return false;
         }
     }
 

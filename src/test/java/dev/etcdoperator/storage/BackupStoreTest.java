@@ -169,6 +169,36 @@ class BackupStoreTest {
         }
     }
 
+    /**
+     * An upload the store would not abort stays findable: its partial object is kept, and the next backup's clean-up
+     * aborts it and removes that object (on a store that lists uploads by exact key only too).
+     */
+    @Test
+    void anUploadThatCouldNotBeAbortedIsLeftToTheNextCleanUpThroughItsPartialObject() throws Exception {
+        for (boolean exactKeyOnly : List.of(false, true)) {
+            InMemoryS3 s = new InMemoryS3(BUCKET);
+            s.uploadsListedByExactKeyOnly = exactKeyOnly;
+            s.failedAborts = 1;
+            BackupStore store = new BackupStore(s, PART, 2);
+            byte[] corrupted = snapshot(2, 4);
+            corrupted[100] ^= 1;
+            S3Location target = new S3Location(BUCKET, "free/kept.db");
+
+            assertThatThrownBy(() -> store.upload(new ByteArrayInputStream(corrupted), target, metadata(ME),
+                    deadline())).isInstanceOf(BackupFailure.class);
+
+            assertThat(s.uploads).as("exact key only: " + exactKeyOnly).hasSize(1);
+            assertThat(s.objects.keySet()).as("exact key only: " + exactKeyOnly).singleElement()
+                    .satisfies(k -> assertThat(BackupNames.isOwnPartial(k, target.key(), false, ME)).isTrue());
+
+            int cleaned = store.cleanUpInterrupted(target, false, ME, Instant.now().plusSeconds(1), deadline());
+
+            assertThat(cleaned).as("exact key only: " + exactKeyOnly).isEqualTo(2);
+            assertThat(s.uploads).as("exact key only: " + exactKeyOnly).isEmpty();
+            assertThat(s.objects).as("exact key only: " + exactKeyOnly).isEmpty();
+        }
+    }
+
     @Test
     void aBackupToAFreeKeyIsUploadedThereAndItsChecksumsBecomeTagsWithoutACopy() throws Exception {
         List<String> uploadedTo = new java.util.ArrayList<>();
@@ -288,6 +318,8 @@ class BackupStoreTest {
                                 s.put(key, new byte[] {7}, Map.of(BackupMetadata.OWNER, OTHER), Instant.now());
                             }
                         }, BackupFailure.PATH_IN_USE, OTHER),
+                Arguments.of("a completion the store did, answered after the client stopped waiting", good,
+                        (Consumer<InMemoryS3>) s -> s.completionAnsweredTooLate = true, BackupFailure.TIMEOUT, null),
                 Arguments.of("tags refused, then another writer replacing the object after the copy", good,
                         (Consumer<InMemoryS3>) s -> {
                             s.refuseTagging = true;
@@ -331,6 +363,8 @@ class BackupStoreTest {
                         BackupFailure.VERIFICATION_FAILED),
                 Arguments.of("a copy that fails", good, (Consumer<InMemoryS3>) s -> s.failCopy = true,
                         BackupFailure.UPLOAD_FAILED),
+                Arguments.of("a completion the store did, answered after the client stopped waiting", good,
+                        (Consumer<InMemoryS3>) s -> s.completionAnsweredTooLate = true, BackupFailure.TIMEOUT),
                 Arguments.of("another writer replacing the object after the copy", good,
                         (Consumer<InMemoryS3>) s -> s.afterCopy = key -> s.put(key, new byte[] {9},
                                 Map.of(BackupMetadata.OWNER, OTHER), Instant.now()),

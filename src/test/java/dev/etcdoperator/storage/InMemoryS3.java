@@ -69,6 +69,10 @@ final class InMemoryS3 implements S3Client {
     int cutGetBodyBy;
     /** A copy that fails. */
     boolean failCopy;
+    /** Aborts the store refuses (503) before it takes one. */
+    int failedAborts;
+    /** A completion the store does, answered only after the client stopped waiting. */
+    boolean completionAnsweredTooLate;
     /**
      * Lists multipart uploads as MinIO does: a prefix is taken as the whole key, and a listing without one shows
      * only uploads begun since the server started (here: none).
@@ -165,11 +169,19 @@ final class InMemoryS3 implements S3Client {
         uploads.remove(u.id());
         objects.put(u.key(), new Obj(data, u.metadata(), Instant.now()));
         tags.remove(u.key());
+        if (completionAnsweredTooLate) {
+            throw software.amazon.awssdk.core.exception.ApiCallTimeoutException.create(1000);
+        }
         return CompleteMultipartUploadResponse.builder().build();
     }
 
     @Override
     public synchronized AbortMultipartUploadResponse abortMultipartUpload(AbortMultipartUploadRequest r) {
+        if (failedAborts > 0) {
+            failedAborts--;
+            throw software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(503).message("slow down")
+                    .build();
+        }
         upload(r.uploadId());
         uploads.remove(r.uploadId());
         return AbortMultipartUploadResponse.builder().build();
