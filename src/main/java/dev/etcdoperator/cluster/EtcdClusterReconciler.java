@@ -98,7 +98,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String REASON_RESTORE_CONFIRMED = "RestoreSnapshotConfirmed";
     static final String REASON_RESTORE_PENDING = "RestoreSnapshotPending";
     public static final String REASON_RESTORE_REFUSED = "RestoreSnapshotRefused";
-    static final String REASON_RESTORE_GONE = "RestoreGone";
     /** After a change, look again soon: the next step usually follows from it. */
     static final Duration AFTER_CHANGE = Duration.ofMillis(200);
     /** While waiting (on a member, on quorum), or after a failed step, look again every second. */
@@ -323,9 +322,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             if (claim instanceof SeedSnapshotClaim.Held held) {
                 boolean told = Conditions.find(status.getConditions(), CONDITION_RESTORE)
                         .map(c -> held.message().equals(c.getMessage())).orElse(false);
-                setRestoreCondition(cluster, Conditions.FALSE, REASON_RESTORE_GONE, held.message());
+                setRestoreCondition(cluster, Conditions.FALSE, held.reason(), held.message());
                 if (!told) {
-                    events.warning(cluster, REASON_RESTORE_GONE, held.message());
+                    events.warning(cluster, held.reason(), held.message());
                 }
                 return change.control(cluster).rescheduleAfter(interval);
             }

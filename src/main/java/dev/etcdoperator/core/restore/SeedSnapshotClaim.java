@@ -67,8 +67,13 @@ public final class SeedSnapshotClaim {
      * no longer be proven, and an empty seed would stand for the restored data. No seed is made until a person
      * decides (restore again, or remove the annotation to start empty).
      */
-    public record Held(String message) implements Decision {
+    public record Held(String reason, String message) implements Decision {
     }
+
+    /** {@link Held}: the EtcdRestore is gone. */
+    public static final String HELD_RESTORE_GONE = "RestoreGone";
+    /** {@link Held}: the EtcdRestore failed without recording a cluster. */
+    public static final String HELD_RESTORE_FAILED = "RestoreFailedUnrecorded";
 
     /** No snapshot annotation: an ordinary cluster. */
     public record NotRestored() implements Decision {
@@ -100,7 +105,7 @@ public final class SeedSnapshotClaim {
             return new Refused(subject + "EtcdRestore " + f.restoredBy() + " (restored-by) does not exist");
         }
         if (r == null) {
-            return new Held("EtcdRestore " + f.restoredBy() + " (restored-by), which created this cluster to restore a"
+            return new Held(HELD_RESTORE_GONE, "EtcdRestore " + f.restoredBy() + " (restored-by), which created this cluster to restore a"
                     + " backup into it, does not exist (deleted before the seed member was made): no seed member is"
                     + " made, since an empty one would stand for the restored data. Create an EtcdRestore naming this"
                     + " cluster to restore it again, or remove the annotation restore-snapshot-secret to start it"
@@ -110,6 +115,14 @@ public final class SeedSnapshotClaim {
             if (Objects.equals(r.phase(), RestorePhase.Deleting.name())
                     || Objects.equals(r.phase(), RestorePhase.Restoring.name())) {
                 return new Pending("waiting for EtcdRestore " + f.restoredBy() + " to record the cluster it created");
+            }
+            if (Objects.equals(r.phase(), RestorePhase.Failed.name()) && f.restoresSeed()) {
+                // it may have failed on its next look after creating this cluster, before recording it (the
+                // operator stopped in between): the backup was not restored, and an empty seed would stand for it
+                return new Held(HELD_RESTORE_FAILED, "EtcdRestore " + f.restoredBy() + " (restored-by) failed without recording that it"
+                        + " created this cluster: no seed member is made, since an empty one would stand for the"
+                        + " backup. Delete this cluster and create an EtcdRestore again to restore it, or remove the"
+                        + " annotation restore-snapshot-secret to start it empty");
             }
             return new Refused(subject + "EtcdRestore " + f.restoredBy() + " has not created a cluster");
         }

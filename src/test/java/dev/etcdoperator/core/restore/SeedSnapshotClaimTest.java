@@ -79,6 +79,20 @@ class SeedSnapshotClaimTest {
                 .isInstanceOf(Refused.class);
     }
 
+    /**
+     * The restore failed without recording a cluster: it may have created this one and stopped before recording it,
+     * so no seed is made (an empty one would stand for the backup) and nothing is mounted; a reseed a person asks for
+     * later starts empty.
+     */
+    @Test
+    void aClusterWhoseRestoreFailedWithoutRecordingItMakesNoSeed() {
+        assertThat(decide(facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Failed", null, null), OWNED)))
+                .isInstanceOfSatisfying(SeedSnapshotClaim.Held.class, h -> assertThat(h.message())
+                        .contains("r1", "failed without recording", "remove the annotation"));
+        assertThat(decide(new Facts(CLUSTER_UID, "r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Failed", null,
+                null), OWNED, false))).isInstanceOf(Refused.class);
+    }
+
     /** Every way someone who can only create EtcdClusters (and perhaps Secrets) could point a cluster at a Secret. */
     @Test
     void everyForgedClaimIsRefused() {
@@ -86,9 +100,8 @@ class SeedSnapshotClaimTest {
                 // any Secret, no restore at all
                 facts(null, "db-password", null, List.of()),
                 facts("", "db-password", null, List.of()),
-                // a real restore that has not created a cluster (or failed before it did)
+                // a real restore that has not created a cluster
                 facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Preflight", null, null), OWNED),
-                facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Failed", null, null), OWNED),
                 facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, null, null, null), OWNED),
                 // a real restore's Secret, claimed by another cluster (a copy, or one of another name)
                 facts("r1", "r1-snapshot", new RestoreFacts(RESTORE_UID, "Done", "uid-other", "r1-snapshot"), OWNED),
