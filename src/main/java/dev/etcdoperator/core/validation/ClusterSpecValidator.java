@@ -68,11 +68,13 @@ public final class ClusterSpecValidator {
     /**
      * etcdctl variables that would turn the readiness probe of a member whose clients use TLS (etcdctl in the etcd
      * container, which has the container's environment) away from its own member or from the v3 API, or make it
-     * fail: etcdctl exits when a variable shadows a flag the probe passes ("conflicting environment variable").
+     * fail: etcdctl exits when a variable shadows a flag the probe passes ("conflicting environment variable"), and
+     * a user without a password asks for one on a terminal the probe does not have.
      */
     static final Set<String> ETCDCTL_PROBE_ENV = Set.of("ETCDCTL_API", "ETCDCTL_DISCOVERY_SRV",
             "ETCDCTL_DISCOVERY_SRV_NAME", "ETCDCTL_ENDPOINTS", "ETCDCTL_CACERT", "ETCDCTL_CERT", "ETCDCTL_KEY",
-            "ETCDCTL_DIAL_TIMEOUT", "ETCDCTL_COMMAND_TIMEOUT");
+            "ETCDCTL_DIAL_TIMEOUT", "ETCDCTL_COMMAND_TIMEOUT", "ETCDCTL_USER", "ETCDCTL_PASSWORD",
+            "ETCDCTL_AUTH_JWT_TOKEN");
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);

@@ -324,7 +324,9 @@ class ClusterSpecValidatorTest {
         for (List<String> env : List.of(List.of("ETCDCTL_API", "2"), List.of("ETCDCTL_DISCOVERY_SRV", "example.com"),
                 List.of("ETCDCTL_DISCOVERY_SRV_NAME", "x"), List.of("ETCDCTL_ENDPOINTS", "https://x:2379"),
                 List.of("ETCDCTL_CACERT", "/ca.crt"), List.of("ETCDCTL_CERT", "/c.crt"), List.of("ETCDCTL_KEY", "/k"),
-                List.of("ETCDCTL_DIAL_TIMEOUT", "5s"), List.of("ETCDCTL_COMMAND_TIMEOUT", "9s"))) {
+                List.of("ETCDCTL_DIAL_TIMEOUT", "5s"), List.of("ETCDCTL_COMMAND_TIMEOUT", "9s"),
+                List.of("ETCDCTL_USER", "root"), List.of("ETCDCTL_PASSWORD", "secret"),
+                List.of("ETCDCTL_AUTH_JWT_TOKEN", "t"))) {
             var inputs = new ClusterSpecValidator.PodInputs(List.of(env.get(0)), List.of(env.get(1)), null);
             assertThat(validator.validate("example", plain, inputs).valid()).as("%s without TLS", env).isTrue();
             assertThat(validator.validate("example", tls, inputs).errors()).as("%s", env)
