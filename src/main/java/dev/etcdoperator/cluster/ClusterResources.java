@@ -16,6 +16,7 @@ import dev.etcdoperator.api.v1beta2.EtcdSettings;
 import dev.etcdoperator.api.v1beta2.PodPolicy;
 import dev.etcdoperator.api.v1beta2.StaticTls;
 import dev.etcdoperator.core.cluster.Version;
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -363,17 +364,30 @@ public final class ClusterResources {
                 .withNodeSelector(policy.getNodeSelector())
                 .withTolerations(policy.getTolerations())
                 .endSpec();
-        if (policy.getAffinity() != null) {
-            pod.editSpec().withAffinity(policy.getAffinity()).endSpec();
-        } else if (Boolean.TRUE.equals(policy.getAntiAffinity())) {
-            pod.editSpec().withAffinity(new AffinityBuilder().withNewPodAntiAffinity()
-                    .addNewRequiredDuringSchedulingIgnoredDuringExecution()
-                    .withTopologyKey("kubernetes.io/hostname")
-                    .withNewLabelSelector().withMatchLabels(selector(clusterName)).endLabelSelector()
-                    .endRequiredDuringSchedulingIgnoredDuringExecution()
-                    .endPodAntiAffinity().build()).endSpec();
+        if (policy.getAffinity() != null || Boolean.TRUE.equals(policy.getAntiAffinity())) {
+            pod.editSpec().withAffinity(affinity(policy, clusterName)).endSpec();
         }
         return MemberSecurity.restrict(pod.build(), policy);
+    }
+
+    /**
+     * {@code spec.pod.affinity}, with the required anti-affinity on the node of {@code antiAffinity: true} added to
+     * it: both are kept when both are given.
+     */
+    private static Affinity affinity(PodPolicy policy, String clusterName) {
+        AffinityBuilder affinity = policy.getAffinity() == null ? new AffinityBuilder()
+                : new AffinityBuilder(Serialization.clone(policy.getAffinity()));
+        if (!Boolean.TRUE.equals(policy.getAntiAffinity())) {
+            return affinity.build();
+        }
+        if (!affinity.hasPodAntiAffinity()) {
+            affinity.withNewPodAntiAffinity().endPodAntiAffinity();
+        }
+        return affinity.editPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withNewLabelSelector().withMatchLabels(selector(clusterName)).endLabelSelector()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity().build();
     }
 
     /**
@@ -443,8 +457,7 @@ public final class ClusterResources {
         rules.put("tolerations", policy.getTolerations() == null || policy.getTolerations().isEmpty() ? null
                 : policy.getTolerations());
         rules.put("affinity", policy.getAffinity());
-        // the pod's affinity, when given, is all there is of it (see memberPod)
-        rules.put("antiAffinity", policy.getAffinity() == null && Boolean.TRUE.equals(policy.getAntiAffinity()));
+        rules.put("antiAffinity", Boolean.TRUE.equals(policy.getAntiAffinity()));
         rules.put("resources", policy.getResources());
         return Digests.shortSha256(Serialization.asJson(rules), 8);
     }

@@ -247,6 +247,38 @@ class ClusterResourcesTest {
         assertThat(seed.getSpec().getContainers().get(0).getStartupProbe()).isNull();
     }
 
+    /** Both given, both kept: the user's affinity, and the anti-affinity of members on one node. */
+    @Test
+    void antiAffinityIsAddedToTheGivenAffinity() {
+        EtcdCluster c = cluster("""
+                size: 3
+                pod:
+                  antiAffinity: true
+                  affinity:
+                    nodeAffinity:
+                      requiredDuringSchedulingIgnoredDuringExecution:
+                        nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]
+                    podAntiAffinity:
+                      preferredDuringSchedulingIgnoredDuringExecution:
+                      - weight: 10
+                        podAffinityTerm: {topologyKey: zone, labelSelector: {matchLabels: {app: web}}}
+                """);
+        var affinity = ClusterResources.memberPod(c, member("new")).getSpec().getAffinity();
+        assertThat(affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms()).hasSize(1);
+        assertThat(affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution()).hasSize(1);
+        assertThat(affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()).singleElement()
+                .satisfies(t -> {
+                    assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+                    assertThat(t.getLabelSelector().getMatchLabels()).containsEntry("etcd_cluster", "example");
+                });
+        assertThat(c.getSpec().getPod().getAffinity().getPodAntiAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()).as("the spec is left as it was").isNullOrEmpty();
+        c.getSpec().getPod().setAntiAffinity(false);
+        assertThat(ClusterResources.memberPod(c, member("new")).getSpec().getAffinity())
+                .isEqualTo(c.getSpec().getPod().getAffinity());
+    }
+
     @Test
     void aMemberPodSaysWhichPlacementRulesItWasMadeFrom() {
         String plain = ClusterResources.placement(cluster("size: 3").getSpec());
@@ -267,8 +299,8 @@ class ClusterResourcesTest {
         String affinity = "pod: {affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
                 + " {nodeSelectorTerms: [{matchExpressions: [{key: disk, operator: In, values: [ssd]}]}]}}}}";
         assertThat(ClusterResources.placement(cluster("size: 3\n" + affinity.replace("pod: {", "pod: {antiAffinity:"
-                + " true, ")).getSpec())).as("antiAffinity is not used beside affinity")
-                .isEqualTo(ClusterResources.placement(cluster("size: 3\n" + affinity).getSpec()));
+                + " true, ")).getSpec())).as("antiAffinity is used beside affinity")
+                .isNotEqualTo(ClusterResources.placement(cluster("size: 3\n" + affinity).getSpec()));
         assertThat(ClusterResources.placement(cluster("size: 3\npod: {nodeSelector: {a: '1', b: '2'}}").getSpec()))
                 .as("the same rules in another order").isEqualTo(ClusterResources.placement(
                         cluster("size: 3\npod: {nodeSelector: {b: '2', a: '1'}}").getSpec()));
