@@ -75,6 +75,8 @@ public final class ClusterSpecValidator {
             "ETCDCTL_DISCOVERY_SRV_NAME", "ETCDCTL_ENDPOINTS", "ETCDCTL_CACERT", "ETCDCTL_CERT", "ETCDCTL_KEY",
             "ETCDCTL_DIAL_TIMEOUT", "ETCDCTL_COMMAND_TIMEOUT", "ETCDCTL_USER", "ETCDCTL_PASSWORD",
             "ETCDCTL_AUTH_JWT_TOKEN");
+    /** The prefix of the annotations the operator writes on member pods. */
+    static final String OPERATOR_ANNOTATIONS = "etcd.database.coreos.com/";
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);
@@ -201,6 +203,10 @@ public final class ClusterSpecValidator {
         labels(checks, "spec.pod.nodeSelector", pod.getNodeSelector(), true);
         labels(checks, "spec.pod.annotations", pod.getAnnotations(), false);
         if (pod.getAnnotations() != null) {
+            pod.getAnnotations().keySet().stream().filter(k -> k != null && k.startsWith(OPERATOR_ANNOTATIONS)).sorted()
+                    .forEach(key -> checks.fail("spec.pod.annotations", "annotation '" + key + "' is reserved for the"
+                            + " operator ('" + OPERATOR_ANNOTATIONS + "*': it records on each pod what the pod was made"
+                            + " from)"));
             long bytes = pod.getAnnotations().entrySet().stream().mapToLong(e -> utf8(e.getKey()) + utf8(e.getValue()))
                     .sum();
             if (bytes > InputRules.POD_ANNOTATIONS_MAX_BYTES) {

@@ -238,6 +238,19 @@ class ClusterSpecValidatorTest {
         });
     }
 
+    /** What the operator records on each pod (its TLS material, its placement rules) is not the user's to set. */
+    @Test
+    void theOperatorsPodAnnotationsAreReserved() {
+        EtcdClusterSpec spec = spec(3, null);
+        spec.getPod().setAnnotations(Map.of("etcd.database.coreos.com/tls-fingerprint", "x",
+                "etcd.database.coreos.com/placement", "y", "example.com/etcd.database.coreos.com", "z"));
+        assertThat(validator.validate(spec).errors()).extracting(FieldError::message)
+                .containsExactly("annotation 'etcd.database.coreos.com/placement' is reserved for the operator"
+                        + " ('etcd.database.coreos.com/*': it records on each pod what the pod was made from)",
+                        "annotation 'etcd.database.coreos.com/tls-fingerprint' is reserved for the operator"
+                                + " ('etcd.database.coreos.com/*': it records on each pod what the pod was made from)");
+    }
+
     @Test
     void aKeyPrefixIsAtMostADnsSubdomainLong() {
         EtcdClusterSpec ok = spec(3, null);
