@@ -32,6 +32,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 public final class BackupStore implements BackupStorage.Store {
     private static final Logger LOG = Logger.getLogger(BackupStore.class);
     private static final Duration CALL_TIME = Duration.ofSeconds(30);
+    /** How many objects' metadata a listing of periodic backups reads at once. */
+    static final int PARALLEL_READS = 8;
     private static final Duration READ_TIME = Duration.ofMinutes(30);
     /** An upload begins at most this long after its partial object was written (a call's time, and more). */
     private static final Duration MARKED_WITHIN = Duration.ofMinutes(1);
@@ -94,13 +96,20 @@ public final class BackupStore implements BackupStorage.Store {
 
     @Override
     public List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline) {
-        List<StoredBackup> found = new ArrayList<>();
         try {
-            for (S3Object o : objects(prefix.bucket(), prefix.key() + "_v", deadline, "listing " + prefix + "_v*")) {
-                if (BackupNames.parsePeriodic(prefix.key(), o.key()).isPresent()) {
-                    found.add(seen.get(storeId(), prefix.bucket(), o.key(), o.eTag(),
-                            () -> StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline))));
-                }
+            List<S3Object> periodic = objects(prefix.bucket(), prefix.key() + "_v", deadline, "listing " + prefix
+                    + "_v*").stream().filter(o -> BackupNames.parsePeriodic(prefix.key(), o.key()).isPresent()).toList();
+            // the objects not seen before (all of them after a restart) are read a few at a time
+            List<S3Object> unknown = periodic.stream()
+                    .filter(o -> seen.known(storeId(), prefix.bucket(), o.key(), o.eTag()).isEmpty()).toList();
+            Map<String, StoredBackup> read = new java.util.concurrent.ConcurrentHashMap<>();
+            Parallel.each(unknown, PARALLEL_READS, o -> read.put(o.key(), seen.get(storeId(), prefix.bucket(),
+                    o.key(), o.eTag(), () -> StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline)))));
+            List<StoredBackup> found = new ArrayList<>();
+            for (S3Object o : periodic) {
+                StoredBackup justRead = read.get(o.key());
+                found.add(justRead != null ? justRead : seen.get(storeId(), prefix.bucket(), o.key(), o.eTag(),
+                        () -> StoredBackup.of(o.key(), metadata(prefix.withKey(o.key()), deadline))));
             }
             return found;
         } catch (RuntimeException e) {

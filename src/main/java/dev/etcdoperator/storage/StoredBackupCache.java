@@ -1,7 +1,7 @@
 package dev.etcdoperator.storage;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import dev.etcdoperator.core.backup.StoredBackup;
@@ -12,27 +12,56 @@ import dev.etcdoperator.core.backup.StoredBackup;
  * not seen, not one HEAD per object it keeps (thousands after months of hourly backups).
  */
 final class StoredBackupCache {
-    private static final int MAX_ENTRIES = 50_000;
-    private final Map<String, StoredBackup> seen = new ConcurrentHashMap<>();
+    static final int MAX_ENTRIES = 50_000;
+    private final int capacity;
+    /** In order of use: when full, the entry used least recently goes (one that is read each run stays). */
+    private final Map<String, StoredBackup> seen;
+
+    StoredBackupCache() {
+        this(MAX_ENTRIES);
+    }
+
+    StoredBackupCache(int capacity) {
+        this.capacity = capacity;
+        this.seen = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, StoredBackup> eldest) {
+                return size() > StoredBackupCache.this.capacity;
+            }
+        };
+    }
 
     StoredBackup get(String store, String bucket, String key, String etag, Supplier<StoredBackup> read) {
         if (etag == null || etag.isBlank()) {
             return read.get();
         }
         String id = store + "\n" + bucket + "\n" + key + "\n" + etag;
-        StoredBackup known = seen.get(id);
-        if (known != null) {
-            return known;
+        synchronized (seen) {
+            StoredBackup known = seen.get(id);
+            if (known != null) {
+                return known;
+            }
         }
         StoredBackup fresh = read.get();
-        if (seen.size() >= MAX_ENTRIES) {
-            seen.clear();
+        synchronized (seen) {
+            seen.put(id, fresh);
         }
-        seen.put(id, fresh);
         return fresh;
     }
 
+    /** What was read of this version of the object, if it was. */
+    java.util.Optional<StoredBackup> known(String store, String bucket, String key, String etag) {
+        if (etag == null || etag.isBlank()) {
+            return java.util.Optional.empty();
+        }
+        synchronized (seen) {
+            return java.util.Optional.ofNullable(seen.get(store + "\n" + bucket + "\n" + key + "\n" + etag));
+        }
+    }
+
     int size() {
-        return seen.size();
+        synchronized (seen) {
+            return seen.size();
+        }
     }
 }

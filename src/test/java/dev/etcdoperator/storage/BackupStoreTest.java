@@ -82,6 +82,61 @@ class BackupStoreTest {
                 BackupNames.partialKey(key, ME, "00000010"), key + ".partial-users-copy", key + ".partial-00000011", key);
     }
 
+    /**
+     * The metadata of periodic backups not seen before (every one after a restart: thousands after months of hourly
+     * backups) is read several objects at a time, each once, and listed in the store's order.
+     */
+    @Test
+    void periodicBackupsNotSeenBeforeAreReadSeveralAtATimeEachOnce() {
+        Instant t = Instant.parse("2026-11-30T08:00:00Z");
+        List<String> keys = new java.util.ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            String key = BackupNames.periodicKey("p/x", i, t.plusSeconds(i));
+            keys.add(key);
+            s3.put(key, new byte[] {1}, Map.of(BackupMetadata.OWNER, ME, BackupMetadata.REVISION, Integer.toString(i)),
+                    t);
+        }
+        java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> heads = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        software.amazon.awssdk.services.s3.S3Client gated = (software.amazon.awssdk.services.s3.S3Client)
+                java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {software.amazon.awssdk.services.s3.S3Client.class}, (proxy, method, args) -> {
+                            if (method.getName().equals("headObject") && args != null && args.length == 1
+                                    && args[0] instanceof software.amazon.awssdk.services.s3.model.HeadObjectRequest r) {
+                                heads.add(r.key());
+                                most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                                together.countDown();
+                                // a read alone waits for a second one to begin: sequential reads would wait here
+                                together.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                                try {
+                                    return s3.headObject(r);
+                                } finally {
+                                    inFlight.decrementAndGet();
+                                }
+                            }
+                            if (method.getName().equals("headObject")) {
+                                // the builder's form: it builds the request and calls the form above
+                                return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+                            }
+                            try {
+                                return method.invoke(s3, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+
+        List<dev.etcdoperator.core.backup.StoredBackup> found = new BackupStore(gated, PART, 2)
+                .periodicBackups(new S3Location(BUCKET, "p/x"), deadline());
+
+        assertThat(found).extracting(dev.etcdoperator.core.backup.StoredBackup::key)
+                .containsExactlyElementsOf(keys.stream().sorted().toList());
+        assertThat(found).allSatisfy(b -> assertThat(b.owner()).isEqualTo(ME));
+        assertThat(heads).as("each object read once").hasSize(20).doesNotHaveDuplicates();
+        assertThat(most.get()).as("reads at once").isBetween(2, BackupStore.PARALLEL_READS);
+    }
+
     @Test
     void cleanUpOfAPeriodicPrefixTouchesOnlyItsOwnPartialUploadsUnderExactlyThatPrefix() {
         Instant t = Instant.parse("2026-11-30T08:00:00Z");

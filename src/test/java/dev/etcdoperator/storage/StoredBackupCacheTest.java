@@ -2,6 +2,7 @@ package dev.etcdoperator.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.etcdoperator.core.backup.StoredBackup;
@@ -31,6 +32,26 @@ class StoredBackupCacheTest {
         cache.get("https://s3.example", "b", "p_v10", "\"e1\"", () -> read("p_v10", "ns/x"));
         cache.get("http://minio:9000", "c", "p_v10", "\"e1\"", () -> read("p_v10", "ns/x"));
         assertThat(heads).hasValue(4);
+    }
+
+    /** Full, the cache lets go of what was used least recently: the objects each run reads stay known. */
+    @Test
+    void whenFullTheLeastRecentlyUsedEntryGoes() {
+        StoredBackupCache small = new StoredBackupCache(3);
+        for (String key : List.of("p_v1", "p_v2", "p_v3")) {
+            small.get("aws", "b", key, "e", () -> read(key, "ns/a"));
+        }
+        small.get("aws", "b", "p_v1", "e", () -> read("p_v1", "ns/a"));
+        small.get("aws", "b", "p_v4", "e", () -> read("p_v4", "ns/a"));
+        assertThat(heads).hasValue(4);
+        assertThat(small.size()).isEqualTo(3);
+
+        small.get("aws", "b", "p_v1", "e", () -> read("p_v1", "ns/a"));
+        small.get("aws", "b", "p_v3", "e", () -> read("p_v3", "ns/a"));
+        small.get("aws", "b", "p_v4", "e", () -> read("p_v4", "ns/a"));
+        assertThat(heads).as("still known").hasValue(4);
+        small.get("aws", "b", "p_v2", "e", () -> read("p_v2", "ns/a"));
+        assertThat(heads).as("the least recently used went").hasValue(5);
     }
 
     @Test
