@@ -44,6 +44,7 @@ import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.support.EventRecorder;
 import dev.etcdoperator.support.Leadership;
 import dev.etcdoperator.support.StatusChange;
+import dev.etcdoperator.support.ForRestores;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -119,7 +120,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
     private final Set<String> linkedHere = ConcurrentHashMap.newKeySet();
 
     public EtcdRestoreReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
-            KubernetesClient client, RestoreMetrics metrics, BackupStorage storage, WorkerPool workers) {
+            KubernetesClient client, RestoreMetrics metrics, BackupStorage storage, @ForRestores WorkerPool workers) {
         this.workers = workers;
         this.validity = validity;
         this.events = events;
@@ -550,7 +551,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         }
         progress(restore, RestorePhase.Preflight, state instanceof WorkerPool.Running<?>
                 ? "reading and verifying the backup, checking the template cluster"
-                : "waiting for a free worker (etcd-operator.backup.workers) to check the backup");
+                : "waiting for a free worker (etcd-operator.restore.workers) to check the backup");
         return Optional.empty();
     }
 

@@ -3,6 +3,7 @@ package dev.etcdoperator.restore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.etcdoperator.support.DeletedResourceListener;
+import dev.etcdoperator.support.ForRestores;
 import dev.etcdoperator.support.WorkerPool;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.jboss.logging.Logger;
@@ -19,7 +20,7 @@ public class RestoreDeletion implements DeletedResourceListener {
     private final WorkerPool workers;
     private final TemplateLock lock;
 
-    public RestoreDeletion(RestoreMetrics metrics, WorkerPool workers, KubernetesClient client) {
+    public RestoreDeletion(RestoreMetrics metrics, @ForRestores WorkerPool workers, KubernetesClient client) {
         this.metrics = metrics;
         this.workers = workers;
         this.lock = new TemplateLock(client);

@@ -48,12 +48,13 @@ class HelmChartTest {
         assertThat(chart.all(ClusterRole.class)).isEmpty();
         assertThat(GrantedPermissions.of(chart, SA, NAMESPACE)).containsExactlyElementsOf(expected(NAMESPACE));
         assertThat(chart.env()).containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE)
-                .containsEntry("ETCD_OPERATOR_BACKUP_WORKERS", "2");
+                .containsEntry("ETCD_OPERATOR_BACKUP_WORKERS", "2").containsEntry("ETCD_OPERATOR_RESTORE_WORKERS", "2");
     }
 
     @Test
     void theNumberOfBackupWorkersIsAValue() throws IOException {
         assertThat(render("operator: {backupWorkers: 4}\n").env()).containsEntry("ETCD_OPERATOR_BACKUP_WORKERS", "4");
+        assertThat(render("operator: {restoreWorkers: 3}\n").env()).containsEntry("ETCD_OPERATOR_RESTORE_WORKERS", "3");
     }
 
     @Test

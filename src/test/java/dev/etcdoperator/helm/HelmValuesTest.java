@@ -29,6 +29,7 @@ class HelmValuesTest {
             "operator: {logLevel: LOUD}                      | logLevel",
             "operator: {reconcileInterval: soon}             | reconcileInterval",
             "operator: {backupWorkers: 0}                    | backupWorkers",
+            "operator: {restoreWorkers: 0}                   | restoreWorkers",
             "operator: {reconcileThreads: 0}                 | reconcileThreads",
             "jvm: {maxRamPercentage: 95}                     | maxRamPercentage",
             "jvm: {gc: SerialGC}                             | gc",
