@@ -10,6 +10,10 @@ import dev.etcdoperator.core.schedule.CronSchedule;
 
 /** The operator's own check of an EtcdBackup spec. */
 public final class BackupSpecValidator {
+    /** How the name of each periodic backup ends (see {@code BackupNames.periodicKey}). */
+    private static final java.util.regex.Pattern PERIODIC_NAME_END =
+            java.util.regex.Pattern.compile("_v\\d{1,19}_\\d{4}-\\d{2}-\\d{2}-\\d{2}:\\d{2}:\\d{2}$");
+
     private static final Pattern ENDPOINT = Pattern.compile(InputRules.ETCD_ENDPOINT);
 
     public Validation validate(EtcdBackupSpec spec) {
@@ -51,6 +55,14 @@ public final class BackupSpecValidator {
                         + ", and an EtcdRestore's s3.path is at most " + InputRules.S3_PATH_MAX_LENGTH + "), got "
                         + spec.getS3().getPath().length());
             }
+        }
+        boolean oneShot = policy == null || policy.getBackupIntervalInSecond() == null
+                || policy.getBackupIntervalInSecond() <= 0;
+        if (oneShot && spec.getS3() != null && spec.getS3().getPath() != null
+                && PERIODIC_NAME_END.matcher(spec.getS3().getPath()).find()) {
+            checks.fail("spec.s3.path", "a one-shot backup's path must not end as the name of a periodic backup"
+                    + " (_v<revision>_<yyyy-MM-dd-HH:mm:ss>): a periodic EtcdBackup of the path before it would take"
+                    + " it for one of its own backups, and refuse to share its prefix");
         }
         RestoreDrillPolicy drill = spec.getRestoreDrill();
         if (drill != null) {

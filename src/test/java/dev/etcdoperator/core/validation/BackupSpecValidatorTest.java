@@ -43,6 +43,28 @@ class BackupSpecValidatorTest {
         return backups.validate(spec).errors().stream().map(FieldError::path).toList();
     }
 
+    /** A one-shot backup named as a periodic one would pass, to a periodic EtcdBackup of its prefix, for its own. */
+    @Test
+    void aOneShotPathDoesNotEndAsAPeriodicBackupsName() {
+        EtcdBackupSpec oneShot = backup();
+        oneShot.getS3().setPath("etcd-backups/x_v1_2024-01-01-00:00:00");
+        assertThat(backups.validate(oneShot).errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.s3.path");
+            assertThat(e.message()).contains("periodic");
+        });
+        EtcdBackupSpec periodic = backup();
+        periodic.getS3().setPath("etcd-backups/x_v1_2024-01-01-00:00:00");
+        periodic.setBackupPolicy(new dev.etcdoperator.api.v1beta2.BackupPolicy());
+        periodic.getBackupPolicy().setBackupIntervalInSecond(3600L);
+        assertThat(paths(periodic)).as("a periodic prefix: its backups' names do not end in the prefix's").isEmpty();
+        for (String fine : List.of("etcd-backups/x_v1_2024-01-01", "etcd-backups/x_v1_2024-01-01-00:00:00.db",
+                "etcd-backups/x_2024-01-01-00:00:00")) {
+            EtcdBackupSpec spec = backup();
+            spec.getS3().setPath(fine);
+            assertThat(paths(spec)).as(fine).isEmpty();
+        }
+    }
+
     @Test
     void anS3PathIsABucketAndPlainKeySegments() {
         for (String good : List.of("etcd-backups/example/snapshot.db", "my.bucket/a/b_c=d:e,f-g",
