@@ -26,5 +26,6 @@ public class BackupDeletion implements DeletedResourceListener {
         metrics.forget(namespace, name);
         workers.forget(EtcdBackupReconciler.jobKey(namespace, name));
         workers.forget(EtcdBackupReconciler.drillKey(namespace, name));
+        workers.forget(EtcdBackupReconciler.deferredKey(namespace, name));
     }
 }

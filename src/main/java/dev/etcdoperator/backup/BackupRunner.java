@@ -47,6 +47,10 @@ final class BackupRunner {
         this.inUse = inUse;
     }
 
+    BackupStorage storage() {
+        return storage;
+    }
+
     /**
      * @param periodic   whether {@code request.location()} is a prefix to which revision and time are appended
      * @param maxBackups periodic backups to keep (0: all)
@@ -127,6 +131,7 @@ final class BackupRunner {
             Uploaded uploaded = upload(store, request, source, target, deadline);
             List<String> deleted = new ArrayList<>();
             String retentionProblem = null;
+            String deferred = null;
             if (periodic && maxBackups > 0) {
                 try {
                     stillAsBegun(current);
@@ -140,6 +145,12 @@ final class BackupRunner {
                     kept.add(target.key());
                     for (BackupNames.Periodic old : BackupPlanner.retention(location.key(), now, request.owner(),
                             maxBackups, used, kept, source.clusterIdHex())) {
+                        if ((location.bucket() + "/" + old.key()).equals(last.path())) {
+                            // the status names it until it names this one (a recovery from a backup takes what it
+                            // names): it goes once this one is recorded
+                            deferred = location.bucket() + "/" + old.key();
+                            continue;
+                        }
                         inTime(deadline, timeout, "applying retention");
                         store.delete(location.withKey(old.key()), deadline);
                         deleted.add(location.bucket() + "/" + old.key());
@@ -153,7 +164,7 @@ final class BackupRunner {
                     Duration.between(start, clock.instant()), deleted, retentionProblem, keyspace,
                     uploaded.encryption() == null ? null : new BackupTaken.Encrypted(
                             uploaded.encryption().snapshotSize(), uploaded.encryption().snapshotSha256(),
-                            uploaded.encryption().keyFingerprint()));
+                            uploaded.encryption().keyFingerprint()), deferred);
         } catch (BackupFailure e) {
             if (clock.instant().isAfter(deadline) && !e.reason().equals(BackupFailure.TIMEOUT)) {
                 throw timedOut(timeout, e.getMessage(), e);
@@ -164,6 +175,39 @@ final class BackupRunner {
                 throw timedOut(timeout, e.getMessage(), e);
             }
             throw new BackupFailure(BackupFailure.SNAPSHOT_FAILED, "the backup failed: " + e.getMessage(), true, e);
+        }
+    }
+
+    /**
+     * Deletes the backup retention deferred ({@link BackupTaken#deferred}) once the status names the newer one, unless
+     * a restore or a drill uses it now, or the EtcdBackup changed (the next backup's retention decides then).
+     *
+     * @return what was done, for a person
+     * @throws IllegalStateException when it could not be done (nothing was deleted, or the store failed)
+     */
+    String deleteDeferred(BackupRequest request, String path, Duration timeout, ForDrills drills,
+            StillAsBegun current) {
+        S3Location location = request.location();
+        String bucket = location.bucket() + "/";
+        String key = path.startsWith(bucket) ? path.substring(bucket.length()) : null;
+        if (key == null || BackupNames.parsePeriodic(location.key(), key).isEmpty()) {
+            return path + " was kept: it is no periodic backup under " + location;
+        }
+        Instant deadline = clock.instant().plus(timeout);
+        try (BackupStorage.Store store = storage.open(request.s3())) {
+            stillAsBegun(current);
+            if (restoresUsing(location.bucket(), request.owner()).contains(key)) {
+                return path + " was kept: a restore is using it";
+            }
+            if (keptForDrills(drills).contains(key)) {
+                return path + " was kept for restore drills";
+            }
+            store.delete(location.withKey(key), deadline);
+            return "deleted " + path + " (maxBackups), which the status named until it named the newer backup";
+        } catch (RetentionHeld e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } catch (BackupFailure e) {
+            throw new IllegalStateException("retention could not delete " + path + ": " + e.getMessage(), e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +67,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /** A backup's start and end trigger a reconcile; this is in case such a trigger was missed. */
     static final Duration WHILE_WORKING = Duration.ofSeconds(10);
+    /** How soon after a backup is recorded the backup retention left for it is looked at. */
+    static final Duration DEFERRED_LOOK = Duration.ofMillis(500);
     private static final Logger LOG = Logger.getLogger(EtcdBackupReconciler.class);
 
     private final BackupSpecValidator validator = new BackupSpecValidator();
@@ -87,6 +90,16 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private final Set<String> interrupted = ConcurrentHashMap.newKeySet();
     private final SimpleInboundEventSource<EtcdBackup> wakeUps = new SimpleInboundEventSource<>("backup-workers");
     private final DrillsRunning drilling;
+    private final DeferredDeletion deferredDeletion;
+    /**
+     * By EtcdBackup uid: the backup retention left because the status named it, and the newer one the status is to
+     * name before it goes. Forgotten on a restart: the next backup's retention deletes it then.
+     */
+    private final Map<String, Deferred> deferred = new ConcurrentHashMap<>();
+
+    /** @param generation the spec the backup that deferred it ran with */
+    record Deferred(String path, String recorded, Long generation) {
+    }
 
     @Inject
     public EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
@@ -97,9 +110,16 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     private EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             BackupMetrics metrics, WorkerPool workers, DrillsRunning drilling, KubernetesClient client,
             BackupStorage storage) {
-        this(validity, events, conditions, clock, metrics, workers, taker(client, storage, clock, drilling),
-                new RestoreDrillRunner(client, storage, EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
-                drilling);
+        this(validity, events, conditions, clock, metrics, workers, runner(client, storage, clock), drilling,
+                client);
+    }
+
+    private EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            BackupMetrics metrics, WorkerPool workers, BackupRunner runner, DrillsRunning drilling,
+            KubernetesClient client) {
+        this(validity, events, conditions, clock, metrics, workers, taker(client, runner, drilling),
+                new RestoreDrillRunner(client, runner.storage(), EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()),
+                        clock), drilling, deferredDeletion(client, runner, drilling));
     }
 
     EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
@@ -110,6 +130,13 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
             BackupMetrics metrics, WorkerPool workers, BackupTaker taker, RestoreDrillTaker drills,
             DrillsRunning drilling) {
+        this(validity, events, conditions, clock, metrics, workers, taker, drills, drilling, DeferredDeletion.NONE);
+    }
+
+    EtcdBackupReconciler(SpecValidity validity, EventRecorder events, Conditions conditions, Clock clock,
+            BackupMetrics metrics, WorkerPool workers, BackupTaker taker, RestoreDrillTaker drills,
+            DrillsRunning drilling, DeferredDeletion deferredDeletion) {
+        this.deferredDeletion = deferredDeletion;
         this.drilling = drilling;
         this.drills = drills;
         this.validity = validity;
@@ -122,12 +149,27 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         this.statusBuilder = new BackupStatusBuilder(conditions);
     }
 
-    /** Resolves the EtcdBackup's Secrets and cluster, then runs the backup. */
-    private static BackupTaker taker(KubernetesClient client, BackupStorage storage, Clock clock,
+    private static BackupRunner runner(KubernetesClient client, BackupStorage storage, Clock clock) {
+        return new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()), clock),
+                SnapshotReader.etcd(), storage, clock, new RestoresInProgress(client));
+    }
+
+    /** Resolves the EtcdBackup's Secrets and cluster, then deletes what retention deferred. */
+    private static DeferredDeletion deferredDeletion(KubernetesClient client, BackupRunner runner,
             DrillsRunning drilling) {
         BackupRequests requests = new BackupRequests(client);
-        BackupRunner runner = new BackupRunner(new SnapshotSources(EtcdAdminFactory.jetcd(EtcdAdminOptions.defaults()),
-                clock), SnapshotReader.etcd(), storage, clock, new RestoresInProgress(client));
+        return (backup, path) -> {
+            BackupRequest request = requests.resolve(backup);
+            Integer every = drillEvery(backup);
+            return runner.deleteDeferred(request, path, timeout(backup.getSpec().getBackupPolicy()),
+                    new BackupRunner.ForDrills(false, () -> keptForDrills(client, backup, request.location().bucket(),
+                            every, drilling)), () -> changedSince(client, backup));
+        };
+    }
+
+    /** Resolves the EtcdBackup's Secrets and cluster, then runs the backup. */
+    private static BackupTaker taker(KubernetesClient client, BackupRunner runner, DrillsRunning drilling) {
+        BackupRequests requests = new BackupRequests(client);
         return (backup, interval) -> {
             BackupPolicy policy = backup.getSpec().getBackupPolicy();
             int maxBackups = policy == null || policy.getMaxBackups() == null ? 0 : policy.getMaxBackups();
@@ -228,11 +270,20 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         }
         workers.<Drilled>take(drillKey(backup), backup.getMetadata().getUid())
                 .ifPresent(drilled -> recordDrill(backup, drilled));
+        workers.<String>take(deferredKey(backup), backup.getMetadata().getUid())
+                .ifPresent(done -> recordDeferred(backup, done));
+        if (finished.isEmpty()) {
+            deleteDeferredOnceRecorded(backup);
+        }
         if (finished.isPresent()) {
             Instant next = record(backup, interval, finished.get());
             status.setNextBackupDate(next == null ? null : format(next));
             boolean drilling = drillIfDue(backup);
             UpdateControl<EtcdBackup> control = change.control(backup);
+            if (deferred.containsKey(backup.getMetadata().getUid())) {
+                // the next look, once the status names the new backup, deletes the one retention left
+                return control.rescheduleAfter(next == null ? DEFERRED_LOOK : min(DEFERRED_LOOK, untilThen(next)));
+            }
             return next == null ? drilling ? control.rescheduleAfter(WHILE_WORKING) : control
                     : control.rescheduleAfter(drilling ? min(WHILE_WORKING, untilThen(next)) : untilThen(next));
         }
@@ -342,6 +393,10 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         Instant done = finished.done();
         String message = statusBuilder.succeeded(status, result, done, backup.getMetadata().getGeneration());
         events.normal(backup, REASON_TAKEN, message);
+        if (result.deferred() != null && !result.deferred().equals(result.path())) {
+            deferred.put(backup.getMetadata().getUid(), new Deferred(result.deferred(), result.path(),
+                    backup.getMetadata().getGeneration()));
+        }
         if (result.retentionProblem() != null) {
             events.warning(backup, REASON_RETENTION, result.retentionProblem());
         }
@@ -461,6 +516,51 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             return CronSchedule.parse(policy.getSchedule());
         } catch (IllegalArgumentException e) {
             return null;
+        }
+    }
+
+    static String deferredKey(EtcdBackup backup) {
+        return deferredKey(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
+    }
+
+    static String deferredKey(String namespace, String name) {
+        return NAME + "-retention/" + namespace + "/" + name;
+    }
+
+    /**
+     * Hands the backup retention left to a worker once the status names the newer backup (this reconcile read it so:
+     * the status patch landed), and no backup of it runs meanwhile.
+     */
+    private void deleteDeferredOnceRecorded(EtcdBackup backup) {
+        String uid = backup.getMetadata().getUid();
+        Deferred d = deferred.get(uid);
+        if (d == null) {
+            return;
+        }
+        if (!java.util.Objects.equals(d.generation(), backup.getMetadata().getGeneration())) {
+            deferred.remove(uid);
+            return;
+        }
+        if (!d.recorded().equals(backup.getStatus().getBackupPath()) || workers.has(jobKey(backup), jobTag(backup))
+                || workers.has(deferredKey(backup), uid)) {
+            return;
+        }
+        deferred.remove(uid);
+        EtcdBackup copy = Serialization.clone(backup);
+        ResourceID id = ResourceID.fromResource(backup);
+        workers.submit(deferredKey(backup), uid, () -> deferredDeletion.delete(copy, d.path()),
+                () -> wakeUps.propagateEvent(id));
+    }
+
+    private void recordDeferred(EtcdBackup backup, WorkerPool.Finished<String> done) {
+        String namespace = backup.getMetadata().getNamespace();
+        String name = backup.getMetadata().getName();
+        if (done.failure() != null) {
+            String message = done.failure().getMessage() + "; the next backup's retention deletes it";
+            events.warning(backup, REASON_RETENTION, message);
+            LOG.warnf("EtcdBackup %s/%s: %s", namespace, name, message);
+        } else {
+            LOG.infof("EtcdBackup %s/%s: %s", namespace, name, done.result());
         }
     }
 

@@ -88,6 +88,11 @@ class BackupRunnerTest {
         try {
             BackupTaken taken = runner.run(request, periodic, maxBackups, TIMEOUT, BackupStatusBuilder.lastBackup(status));
             statusBuilder.succeeded(status, taken, clock.instant(), 1L);
+            if (taken.deferred() != null) {
+                // once the status names the new backup, the one it named before goes
+                runner.deleteDeferred(request, taken.deferred(), TIMEOUT, BackupRunner.ForDrills.NONE,
+                        BackupRunner.StillAsBegun.ALWAYS);
+            }
             return Optional.empty();
         } catch (BackupFailure e) {
             statusBuilder.failed(status, e, clock.instant(), clock.instant().plusSeconds(5), 1L);
@@ -223,8 +228,9 @@ class BackupRunnerTest {
 
         BackupTaken current = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
                 BackupRunner.ForDrills.NONE, Optional::empty);
-        assertThat(current.deleted()).hasSize(4);
-        assertThat(periodicKeys()).hasSize(1);
+        assertThat(current.deleted()).hasSize(3);
+        assertThat(current.deferred()).as("the one the status names").isEqualTo(status.getBackupPath());
+        assertThat(periodicKeys()).hasSize(2);
     }
 
     @Test
@@ -281,6 +287,41 @@ class BackupRunnerTest {
         assertThat(store.deadlines).as("every step is given the backup's deadline").isNotEmpty()
                 .allMatch(d -> d.equals(start.plus(TIMEOUT)));
         assertThat(store.objects).isEmpty();
+    }
+
+    // ---- retention never deletes the backup the status names
+
+    /**
+     * With one backup kept, the one the status names (which a recovery from a backup would restore) stays until the
+     * status names the new one; then it goes, unless a restore or a drill uses it by then.
+     */
+    @Test
+    void theBackupTheStatusNamesGoesOnlyOnceTheNewOneIsRecorded() {
+        etcd.revision = 10;
+        assertThat(take(periodic(), true, 1)).isEmpty();
+        String named = status.getBackupPath();
+        etcd.revision = 11;
+        BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status));
+        assertThat(taken.deferred()).isEqualTo(named);
+        assertThat(taken.deleted()).isEmpty();
+        assertThat(periodicKeys()).as("both, until the new one is recorded").hasSize(2);
+
+        statusBuilder.succeeded(status, taken, clock.instant(), 1L);
+        restoring.put("b", Set.of(named.substring(2)));
+        assertThat(runner.deleteDeferred(periodic(), named, TIMEOUT, BackupRunner.ForDrills.NONE,
+                BackupRunner.StillAsBegun.ALWAYS)).contains("kept", "restore");
+        restoring.clear();
+        assertThat(runner.deleteDeferred(periodic(), named, TIMEOUT, new BackupRunner.ForDrills(false,
+                Set.of(named.substring(2))), BackupRunner.StillAsBegun.ALWAYS)).contains("kept", "drills");
+        assertThatThrownBy(() -> runner.deleteDeferred(periodic(), named, TIMEOUT, BackupRunner.ForDrills.NONE,
+                () -> Optional.of("the EtcdBackup's spec changed"))).hasMessageContaining("deleted nothing");
+        assertThat(runner.deleteDeferred(periodic(), "b/elsewhere_v1_2026-01-01-00:00:00", TIMEOUT,
+                BackupRunner.ForDrills.NONE, BackupRunner.StillAsBegun.ALWAYS)).contains("kept", "no periodic backup");
+        assertThat(periodicKeys()).hasSize(2);
+
+        assertThat(runner.deleteDeferred(periodic(), named, TIMEOUT, BackupRunner.ForDrills.NONE,
+                BackupRunner.StillAsBegun.ALWAYS)).startsWith("deleted " + named);
+        assertThat(periodicKeys()).containsExactly(taken.path().substring(2));
     }
 
     // ---- retention never deletes a backup a restore is using
@@ -348,9 +389,10 @@ class BackupRunnerTest {
         etcd.revision = 20;
         BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
                 new BackupRunner.ForDrills(false, Set.of(before.get(0))));
-        assertThat(periodicKeys()).as("the newest and the verified one stay").contains(before.get(0))
-                .doesNotContain(before.get(1), before.get(2)).hasSize(2);
-        assertThat(taken.deleted()).hasSize(2);
+        assertThat(periodicKeys()).as("the newest, the verified one and the one the status names stay")
+                .contains(before.get(0), before.get(2)).doesNotContain(before.get(1)).hasSize(3);
+        assertThat(taken.deleted()).hasSize(1);
+        assertThat(taken.deferred()).isEqualTo("b/" + before.get(2));
     }
 
     /** A drill of an earlier backup that starts while this backup uploads: asked right before retention deletes. */
@@ -368,10 +410,11 @@ class BackupRunnerTest {
                 drilled.add(before.get(1));
             }
         };
-        runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
+        BackupTaken taken = runner.run(periodic(), true, 1, TIMEOUT, BackupStatusBuilder.lastBackup(status),
                 new BackupRunner.ForDrills(false, () -> Set.copyOf(drilled)));
-        assertThat(periodicKeys()).as("the newest and the one being drilled stay").contains(before.get(1))
-                .doesNotContain(before.get(0), before.get(2)).hasSize(2);
+        assertThat(periodicKeys()).as("the newest, the one being drilled and the one the status names stay")
+                .contains(before.get(1), before.get(2)).doesNotContain(before.get(0)).hasSize(3);
+        assertThat(taken.deferred()).isEqualTo("b/" + before.get(2));
     }
 
     @Test

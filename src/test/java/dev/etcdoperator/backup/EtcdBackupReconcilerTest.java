@@ -168,6 +168,68 @@ class EtcdBackupReconcilerTest {
         assertThat(events).filteredOn(e -> e.getReason().equals(EtcdBackupReconciler.REASON_TAKEN)).hasSize(10);
     }
 
+    /**
+     * The backup retention left because the status named it goes once a reconcile reads the status naming the new
+     * backup (the status patch landed), not before; a deletion that fails says so in a Warning Event.
+     */
+    @Test
+    void theBackupRetentionLeftGoesOnceTheStatusNamesTheNewOne() {
+        List<String> deleted = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger taken = new AtomicInteger();
+        EtcdBackup backup = overdue(0);
+        backup.getStatus().setBackupPath("etcd-backups/hourly-0_v5");
+        EtcdBackupReconciler reconciler = new EtcdBackupReconciler(new SpecValidity(conditions),
+                new EventRecorder(client, CLOCK), conditions, CLOCK, new BackupMetrics(registry), pool,
+                (b, interval) -> {
+                    BackupTaken t = taken(b);
+                    String path = taken.incrementAndGet() == 1 ? t.path() : t.path() + "-" + taken.get();
+                    return new BackupTaken(path, t.size(), t.sha256(), t.revision(), t.etcdVersion(), t.member(),
+                            t.etcdClusterId(), t.clusterUid(), t.took(), List.of(), null, null, null,
+                            b.getStatus().getBackupPath());
+                }, drills, new DrillsRunning(), (b, path) -> {
+                    if (failing.get()) {
+                        throw new IllegalStateException("retention could not delete " + path + ": AccessDenied");
+                    }
+                    deleted.add(path);
+                    return "deleted " + path;
+                });
+        reconciler.reconcile(backup, null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && pool.queued() == 0);
+
+        // the reconcile that records the new backup: the status patch has not landed yet
+        EtcdBackup recorded = Serialization.clone(backup);
+        UpdateControl<EtcdBackup> control = reconciler.reconcile(recorded, null);
+        assertThat(recorded.getStatus().getBackupPath()).isEqualTo("etcd-backups/hourly-0_v7");
+        assertThat(control.getScheduleDelay()).hasValue(EtcdBackupReconciler.DEFERRED_LOOK.toMillis());
+        EtcdBackup notLanded = Serialization.clone(recorded);
+        notLanded.getStatus().setBackupPath("etcd-backups/hourly-0_v5");
+        reconciler.reconcile(notLanded, null);
+        assertThat(pool.running() + pool.queued()).as("the status still names the old one: nothing yet").isZero();
+        assertThat(deleted).isEmpty();
+
+        reconciler.reconcile(Serialization.clone(recorded), null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> deleted.equals(List.of("etcd-backups/hourly-0_v5")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && pool.queued() == 0);
+        reconciler.reconcile(Serialization.clone(recorded), null);
+        reconciler.reconcile(Serialization.clone(recorded), null);
+        assertThat(deleted).as("once").hasSize(1);
+
+        // the next backup leaves the one this status names; its deletion fails
+        failing.set(true);
+        EtcdBackup next = Serialization.clone(recorded);
+        next.getStatus().setLastSuccessDate("2026-11-30T00:00:00Z");
+        reconciler.reconcile(next, null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && pool.queued() == 0);
+        reconciler.reconcile(next, null);
+        reconciler.reconcile(Serialization.clone(next), null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0 && pool.queued() == 0);
+        reconciler.reconcile(Serialization.clone(next), null);
+        assertThat(client.v1().events().inNamespace("prod").list().getItems())
+                .filteredOn(e -> e.getReason().equals(EtcdBackupReconciler.REASON_RETENTION)).singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).contains("AccessDenied", "next backup's retention"));
+    }
+
     @Test
     void aFailedBackupIsRecordedWithItsReasonAndRetriedLater() {
         EtcdBackupReconciler reconciler = reconciler((backup, interval) -> {

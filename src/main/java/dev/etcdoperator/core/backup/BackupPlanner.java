@@ -37,7 +37,12 @@ public final class BackupPlanner {
      * @param clusterUid    the EtcdCluster's uid, null when the backup names endpoints or it is unknown
      */
     /** @param date when it was taken (RFC 3339), or null */
-    public record LastBackup(Long revision, String etcdClusterId, String clusterUid, String date) {
+    /** @param path the backup the status names ({@code bucket/key}), or null */
+    public record LastBackup(Long revision, String etcdClusterId, String clusterUid, String date, String path) {
+        public LastBackup(Long revision, String etcdClusterId, String clusterUid, String date) {
+            this(revision, etcdClusterId, clusterUid, date, null);
+        }
+
         public LastBackup(Long revision, String etcdClusterId, String clusterUid) {
             this(revision, etcdClusterId, clusterUid, null);
         }

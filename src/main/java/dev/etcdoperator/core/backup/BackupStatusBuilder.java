@@ -191,7 +191,7 @@ public final class BackupStatusBuilder {
             return BackupPlanner.LastBackup.none();
         }
         return new BackupPlanner.LastBackup(status.getEtcdRevision(), status.getEtcdClusterID(), status.getClusterUID(),
-                status.getLastSuccessDate());
+                status.getLastSuccessDate(), status.getBackupPath());
     }
 
     public static String format(Instant t) {

@@ -18,7 +18,7 @@ import java.util.List;
  */
 public record BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
         String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem,
-        KeyspaceFingerprint keyspace, Encrypted encrypted) {
+        KeyspaceFingerprint keyspace, Encrypted encrypted, String deferred) {
 
     /** The snapshot before client-side encryption, and the fingerprint of the key that encrypted it. */
     public record Encrypted(long snapshotSize, String snapshotSha256, String keyFingerprint) {
@@ -26,6 +26,17 @@ public record BackupTaken(String path, long size, String sha256, long revision, 
 
     public BackupTaken {
         deleted = List.copyOf(deleted);
+    }
+
+    /**
+     * @param deferred the backup ({@code bucket/key}) retention would have deleted, but which the status names until
+     *                 it names this one: it goes once this one is recorded; null when there is none
+     */
+    public BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,
+            String etcdClusterId, String clusterUid, Duration took, List<String> deleted, String retentionProblem,
+            KeyspaceFingerprint keyspace, Encrypted encrypted) {
+        this(path, size, sha256, revision, etcdVersion, member, etcdClusterId, clusterUid, took, deleted,
+                retentionProblem, keyspace, encrypted, null);
     }
 
     public BackupTaken(String path, long size, String sha256, long revision, String etcdVersion, String member,

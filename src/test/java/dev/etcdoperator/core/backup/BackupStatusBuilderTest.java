@@ -42,7 +42,7 @@ class BackupStatusBuilderTest {
         assertThat(status.getEtcdClusterID()).isEqualTo("abcd");
         assertThat(status.getClusterUID()).isEqualTo("uid-1");
         assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(new BackupPlanner.LastBackup(100L, "abcd", "uid-1",
-                T.toString()));
+                T.toString(), "b/k"));
         assertThat(status.getConditions()).extracting(Condition::getType).containsExactly("BackupSucceeded", "Ready");
         assertThat(status.getConditions()).allSatisfy(c -> {
             assertThat(c.getStatus()).isEqualTo(Conditions.TRUE);
@@ -56,7 +56,7 @@ class BackupStatusBuilderTest {
         assertThat(status.getReason()).isEqualTo("RevisionWentBack: revision 3 < 100");
         assertThat(status.getConsecutiveFailures()).isEqualTo(1);
         assertThat(BackupStatusBuilder.lastBackup(status)).isEqualTo(new BackupPlanner.LastBackup(100L, "abcd", "uid-1",
-                T.toString()));
+                T.toString(), "b/k"));
         assertThat(status.getConditions()).hasSize(2).allSatisfy(c -> {
             assertThat(c.getStatus()).isEqualTo(Conditions.FALSE);
             assertThat(c.getReason()).isEqualTo(BackupFailure.REVISION_WENT_BACK);
