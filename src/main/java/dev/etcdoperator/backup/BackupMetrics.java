@@ -22,7 +22,8 @@ import io.micrometer.core.instrument.Timer;
  * {@code etcd_operator_backup_last_success_timestamp_seconds} and {@code etcd_operator_backup_interval_seconds}; with
  * restore drills
  * {@code etcd_operator_backup_drills_total{reason}}, {@code etcd_operator_backup_drill_duration_seconds} and
- * {@code etcd_operator_backup_last_verified_timestamp_seconds}. They go with the EtcdBackup.
+ * {@code etcd_operator_backup_last_verified_timestamp_seconds}; with retention
+ * {@code etcd_operator_backup_retention_failures_total}. They go with the EtcdBackup.
  */
 @ApplicationScoped
 public class BackupMetrics {
@@ -36,6 +37,7 @@ public class BackupMetrics {
     static final String DRILLS = MetricNames.name("backup.drills");
     static final String DRILL_DURATION = MetricNames.name("backup.drill.duration");
     static final String LAST_VERIFIED = MetricNames.name("backup.last.verified.timestamp.seconds");
+    static final String RETENTION_FAILURES = MetricNames.name("backup.retention.failures");
 
     private record Key(String namespace, String backup) {
     }
@@ -83,8 +85,18 @@ public class BackupMetrics {
     /** @param interval the spec's interval between backups; zero for a one-shot backup */
     void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at,
             Duration interval) {
+        taken(namespace, backup, cluster, took, size, at, interval, false);
+    }
+
+    /** @param retention whether the EtcdBackup keeps a number of backups ({@code maxBackups}) */
+    void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at,
+            Duration interval, boolean retention) {
         Tags tags = tags(namespace, backup, cluster);
         backups(tags.and("result", "success")).increment();
+        if (retention) {
+            // from the first success on, so that the first failure is an increase
+            retentionFailures(tags);
+        }
         duration(tags.and("result", "success")).record(took);
         size(namespace, backup, cluster).set(size);
         if (!interval.isZero()) {
@@ -109,6 +121,16 @@ public class BackupMetrics {
                 size(namespace, backup, cluster).set(size);
             }
         }
+    }
+
+    /** Retention after a backup deleted nothing, or not all it was to delete (a RetentionFailed Event says why). */
+    void retentionFailed(String namespace, String backup, String cluster) {
+        retentionFailures(tags(namespace, backup, cluster)).increment();
+    }
+
+    private Counter retentionFailures(Tags tags) {
+        return Counter.builder(RETENTION_FAILURES).description("Backups after which retention deleted nothing, or not"
+                + " all it was to delete; periodic backups with maxBackups only.").tags(tags).register(registry);
     }
 
     void failed(String namespace, String backup, String cluster, String reason, Duration took) {

@@ -397,10 +397,13 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             deferred.put(backup.getMetadata().getUid(), new Deferred(result.deferred(), result.path(),
                     backup.getMetadata().getGeneration()));
         }
+        BackupPolicy policy = backup.getSpec().getBackupPolicy();
+        boolean retention = periodic && policy != null && policy.getMaxBackups() != null && policy.getMaxBackups() > 0;
+        metrics.taken(namespace, name, cluster, result.took(), result.size(), done, interval, retention);
         if (result.retentionProblem() != null) {
             events.warning(backup, REASON_RETENTION, result.retentionProblem());
+            metrics.retentionFailed(namespace, name, cluster);
         }
-        metrics.taken(namespace, name, cluster, result.took(), result.size(), done, interval);
         LOG.infof("EtcdBackup %s/%s: %s", namespace, name, message);
         return periodic ? done.plus(interval) : null;
     }
@@ -558,6 +561,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         if (done.failure() != null) {
             String message = done.failure().getMessage() + "; the next backup's retention deletes it";
             events.warning(backup, REASON_RETENTION, message);
+            metrics.retentionFailed(namespace, name, backup.getSpec().getEtcdCluster() == null ? ""
+                    : backup.getSpec().getEtcdCluster().getName());
             LOG.warnf("EtcdBackup %s/%s: %s", namespace, name, message);
         } else {
             LOG.infof("EtcdBackup %s/%s: %s", namespace, name, done.result());

@@ -178,6 +178,7 @@ class EtcdBackupReconcilerTest {
         java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
         AtomicInteger taken = new AtomicInteger();
         EtcdBackup backup = overdue(0);
+        backup.getSpec().getBackupPolicy().setMaxBackups(1);
         backup.getStatus().setBackupPath("etcd-backups/hourly-0_v5");
         EtcdBackupReconciler reconciler = new EtcdBackupReconciler(new SpecValidity(conditions),
                 new EventRecorder(client, CLOCK), conditions, CLOCK, new BackupMetrics(registry), pool,
@@ -201,6 +202,8 @@ class EtcdBackupReconcilerTest {
         EtcdBackup recorded = Serialization.clone(backup);
         UpdateControl<EtcdBackup> control = reconciler.reconcile(recorded, null);
         assertThat(recorded.getStatus().getBackupPath()).isEqualTo("etcd-backups/hourly-0_v7");
+        assertThat(registry.find(BackupMetrics.RETENTION_FAILURES).counter().count()).as("a series from the first"
+                + " success").isZero();
         assertThat(control.getScheduleDelay()).hasValue(EtcdBackupReconciler.DEFERRED_LOOK.toMillis());
         EtcdBackup notLanded = Serialization.clone(recorded);
         notLanded.getStatus().setBackupPath("etcd-backups/hourly-0_v5");
@@ -228,6 +231,7 @@ class EtcdBackupReconcilerTest {
         assertThat(client.v1().events().inNamespace("prod").list().getItems())
                 .filteredOn(e -> e.getReason().equals(EtcdBackupReconciler.REASON_RETENTION)).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).contains("AccessDenied", "next backup's retention"));
+        assertThat(registry.find(BackupMetrics.RETENTION_FAILURES).counter().count()).isEqualTo(1.0);
     }
 
     @Test

@@ -48,7 +48,7 @@ class PrometheusRulesTest {
 
         HostProgram.Result checked = promtool.get().run(dir, "check", "rules", "prometheus-rules.yaml");
         assertThat(checked.ok()).as(checked.output()).isTrue();
-        assertThat(checked.output()).contains("SUCCESS: 18 rules found");
+        assertThat(checked.output()).contains("SUCCESS: 19 rules found");
         HostProgram.Result tested = promtool.get().run(dir, "test", "rules", "rules-test.yaml");
         assertThat(tested.ok()).as(tested.output()).isTrue();
     }

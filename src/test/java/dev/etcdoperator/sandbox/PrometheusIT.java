@@ -136,7 +136,7 @@ class PrometheusIT {
         });
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             JsonNode rules = prometheus.api("/api/v1/rules").path("groups").get(0).path("rules");
-            assertThat(rules).hasSize(17).allSatisfy(rule -> {
+            assertThat(rules).hasSize(18).allSatisfy(rule -> {
                 assertThat(rule.path("health").asText()).as(rule.toString()).isEqualTo("ok");
                 assertThat(rule.path("lastEvaluation").asText()).doesNotStartWith("0001");
             });
