@@ -73,6 +73,17 @@ public final class StagedSeedPods {
         return seedPod(cluster, member, snapshotSecret, client).map(Pod::getMetadata);
     }
 
+    /** Why the cluster's members could not use its TLS Secrets (missing, a key missing, not a pair), if they could not. */
+    public static Optional<String> tlsProblem(EtcdCluster cluster, KubernetesClient client) {
+        if (!ClusterTls.enabled(cluster.getSpec())) {
+            return Optional.empty();
+        }
+        String namespace = cluster.getMetadata().getNamespace();
+        ClusterTls.Loaded tls = ClusterTls.load(cluster.getSpec(), namespace,
+                secret -> client.secrets().inNamespace(namespace).withName(secret).get());
+        return Optional.ofNullable(tls.problem());
+    }
+
     private static Optional<Pod> seedPod(EtcdCluster cluster, String member, String snapshotSecret,
             KubernetesClient client) {
         String namespace = cluster.getMetadata().getNamespace();

@@ -71,6 +71,7 @@ import org.jboss.logging.Logger;
 @ControllerConfiguration(name = EtcdRestoreReconciler.NAME, finalizerName = RestoreHold.FINALIZER)
 public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<EtcdRestore> {
     public static final String NAME = "etcdrestore";
+    static final String REASON_SPEC_CHANGED = "SpecChangedDuringPreflight";
     private static final Logger LOG = Logger.getLogger(EtcdRestoreReconciler.class);
     private static final Duration WHILE_BUSY = Duration.ofSeconds(1);
     /** A preflight's start and end trigger a reconcile; this is in case such a trigger was missed. */
@@ -393,6 +394,15 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
                 return fail(restore, change, phase, REASON_BACKUP_CHANGED, changed.get(), untouched);
             }
             String name = spec(restore).getEtcdCluster().getName();
+            if (status.getTemplateGeneration() != null && !Boolean.TRUE.equals(status.getTemplateDeletionRequested())
+                    && status.getVerifiedSpec() != null
+                    && !Serialization.asJson(restore.getSpec()).equals(Serialization.asJson(status.getVerifiedSpec()))) {
+                // edited while the preflight ran on the spec before (the edit was allowed then): what it checked is
+                // not what was asked for now
+                return fail(restore, change, phase, REASON_SPEC_CHANGED, "the spec changed while the preflight checked"
+                        + " the one before it (generation " + restore.getMetadata().getGeneration() + "); recreate the"
+                        + " EtcdRestore to restore as its spec says now", untouched);
+            }
             if (status.getTemplateGeneration() != null && !Boolean.TRUE.equals(status.getTemplateDeletionRequested())) {
                 // recorded before the deletion is asked for: an EtcdRestore deleted from then on finishes the
                 // restored cluster, one deleted before (or whose template someone else deleted) stops. (Without

@@ -1,22 +1,26 @@
 package dev.etcdoperator.restore;
 
+import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
-import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.api.v1beta2.SavedClusterSpec;
+import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.ClusterValidation;
+import dev.etcdoperator.cluster.StagedSeedPods;
 import dev.etcdoperator.core.backup.BackupFailure;
 import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.core.cluster.Version;
 import dev.etcdoperator.core.restore.RestorePlanner;
 import dev.etcdoperator.core.validation.Validation;
 import dev.etcdoperator.storage.BackupStorage;
 import dev.etcdoperator.storage.S3Credentials;
 import dev.etcdoperator.storage.S3Settings;
 import dev.etcdoperator.storage.VerifiedBackup;
-import dev.etcdoperator.cluster.StagedSeedPods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -31,6 +35,10 @@ final class RestorePreflight {
     static final String TEMPLATE_INVALID = "TemplateInvalid";
     static final String TEMPLATE_PAUSED = "TemplatePaused";
     static final String TEMPLATE_REFUSED = "TemplateRefusedByApiServer";
+    static final String TEMPLATE_DELETING = "TemplateBeingDeleted";
+    static final String TEMPLATE_TLS_UNUSABLE = "TemplateTLSUnusable";
+    static final String TEMPLATE_OLDER_THAN_BACKUP = "TemplateOlderThanBackup";
+    static final String TEMPLATE_VOLUME_TOO_SMALL = "TemplateVolumeTooSmall";
     static final String SNAPSHOT_SERVER_UNAVAILABLE = "SnapshotServerUnavailable";
 
     record Passed(EtcdCluster template, VerifiedBackup backup) {
@@ -56,10 +64,22 @@ final class RestorePreflight {
             throw new BackupFailure(TEMPLATE_NOT_FOUND, "EtcdCluster " + namespace + "/" + name
                     + " (spec.etcdCluster.name), the template of the restored cluster, does not exist", false);
         }
+        if (template.getMetadata().getDeletionTimestamp() != null) {
+            throw new BackupFailure(TEMPLATE_DELETING, "EtcdCluster " + namespace + "/" + name + " is being deleted"
+                    + " (by someone else): a restore needs the cluster it rebuilds; create the EtcdCluster again"
+                    + " once it is gone, then restore into it", false);
+        }
         Validation validation = ClusterValidation.validate(template);
         if (!validation.valid()) {
             throw new BackupFailure(TEMPLATE_INVALID, "EtcdCluster " + namespace + "/" + name + " is not valid: "
                     + validation.message(), false);
+        }
+        Optional<String> tls = StagedSeedPods.tlsProblem(template, client);
+        if (tls.isPresent()) {
+            // its pods would not be made: a template deleted for a cluster that could not start
+            throw new BackupFailure(TEMPLATE_TLS_UNUSABLE, "the restored cluster's members could not use the TLS"
+                    + " Secrets of EtcdCluster " + namespace + "/" + name + " (spec.TLS): " + tls.get()
+                    + ". Fix them, then restore", false);
         }
         acceptedByTheApiServer(template);
         restoredClusterAccepted(restore, template);
@@ -80,6 +100,7 @@ final class RestorePreflight {
         try (BackupStorage.Store store = storage.open(settings)) {
             backup = store.verify(location);
         }
+        fitsTheTemplate(template, backup);
         if (backup.encrypted() && !storage.servesDecrypted()) {
             throw new BackupFailure(SNAPSHOT_SERVER_UNAVAILABLE, "the backup is client-side encrypted, and the seed"
                     + " member downloads it decrypted from the operator, which knows no address of its own that pods"
@@ -87,6 +108,43 @@ final class RestorePreflight {
         }
         lock.take(template, restore.getMetadata().getName());
         return new Passed(template, backup);
+    }
+
+    /**
+     * etcd restores a snapshot into its own minor version or a later one, not an earlier one; and the seed member
+     * keeps the downloaded snapshot beside the restored data on its volume until the restore is done.
+     */
+    static void fitsTheTemplate(EtcdCluster template, VerifiedBackup backup) {
+        String name = template.getMetadata().getNamespace() + "/" + template.getMetadata().getName();
+        String runs = ClusterResources.version(template.getSpec());
+        Optional<Version> taken = backup.version() == null ? Optional.empty() : Version.parse(backup.version());
+        Optional<Version> restoring = Version.parse(runs);
+        if (taken.isPresent() && restoring.isPresent() && (taken.get().major() > restoring.get().major()
+                || taken.get().major() == restoring.get().major() && taken.get().minor() > restoring.get().minor())) {
+            throw new BackupFailure(TEMPLATE_OLDER_THAN_BACKUP, "the backup was taken of etcd " + backup.version()
+                    + ", and EtcdCluster " + name + " runs " + runs + ": etcd does not restore a snapshot into an"
+                    + " earlier minor version. Set its spec.version to " + taken.get().major() + "."
+                    + taken.get().minor() + " or later, then restore", false);
+        }
+        var claim = template.getSpec().getPod() == null ? null : template.getSpec().getPod().getPersistentVolumeClaimSpec();
+        Quantity storage = claim == null || claim.getResources() == null || claim.getResources().getRequests() == null
+                ? null : claim.getResources().getRequests().get("storage");
+        if (storage == null) {
+            return;
+        }
+        long bytes;
+        try {
+            bytes = Quantity.getAmountInBytes(storage).longValueExact();
+        } catch (ArithmeticException | IllegalArgumentException e) {
+            return;
+        }
+        long needs = 2 * backup.size();
+        if (needs > bytes) {
+            throw new BackupFailure(TEMPLATE_VOLUME_TOO_SMALL, "the seed member's volume would be too small: it holds"
+                    + " the " + backup.size() + "-byte backup and the data restored from it, about " + needs
+                    + " bytes, and EtcdCluster " + name + " asks " + storage + " (spec.pod.persistentVolumeClaimSpec)."
+                    + " Ask more storage, then restore", false);
+        }
     }
 
     /**

@@ -236,6 +236,54 @@ class EtcdRestoreReconcilerTest {
         assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
     }
 
+    /**
+     * A template whose members could not use its TLS Secrets (not there yet, or deleted while its pods kept their
+     * copies) fails the preflight: deleted, it would come back as a cluster that makes no pod.
+     */
+    @Test
+    void aTemplateWhoseTlsSecretsCannotBeUsedIsKept() {
+        EtcdCluster template = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: 3
+                  version: 3.6.16
+                  TLS:
+                    static:
+                      member: {peerSecret: etcd-peer-tls, serverSecret: etcd-server-tls}
+                      operatorSecret: etcd-client-tls
+                """.formatted(CLUSTER, NS), EtcdCluster.class);
+        template = client.resource(template).create();
+        EtcdRestore restore = create("r1", CLUSTER, PATH, null);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith(RestorePreflight.TEMPLATE_TLS_UNUSABLE + ": ")
+                .contains("etcd-peer-tls", "nothing was changed");
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(cluster(CLUSTER).getMetadata().getAnnotations() == null ? Map.of()
+                : cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
+    }
+
+    /** A template someone else is deleting is not restored into: the restore would wait on their deletion. */
+    @Test
+    void aTemplateBeingDeletedIsRefused() {
+        EtcdCluster template = Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s, finalizers: [example.com/hold]}
+                spec: {size: 3, version: 3.6.16}
+                """.formatted(CLUSTER, NS), EtcdCluster.class);
+        client.resource(template).create();
+        client.resources(EtcdCluster.class).inNamespace(NS).withName(CLUSTER).delete();
+        assertThat(cluster(CLUSTER).getMetadata().getDeletionTimestamp()).isNotNull();
+        EtcdRestore restore = create("r1", CLUSTER, PATH, null);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith(RestorePreflight.TEMPLATE_DELETING + ": ")
+                .contains("being deleted");
+    }
+
     /** A preflight failure that was retried and then passed leaves no failure in the status of a restore going on. */
     @Test
     void aRetriedPreflightFailureIsNoOutcomeOnceItPasses() {
@@ -252,12 +300,32 @@ class EtcdRestoreReconcilerTest {
         assertThat(restore.getStatus().getReason()).isNull();
     }
 
+    /**
+     * A spec edited while the preflight ran (allowed then) and seen only once it passed: the preflight checked the
+     * spec before, so nothing is deleted and the restore fails saying so.
+     */
     @Test
-    void aSpecChangedAfterThePreflightIsIgnored() {
+    void aSpecChangedWhileThePreflightRanFailsBeforeAnythingIsDeleted() {
+        EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
+        EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getSpec().getS3().setPath("backups/the-right-one.db");
+
+        reconcile(restore);
+
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith(EtcdRestoreReconciler.REASON_SPEC_CHANGED + ": ")
+                .contains("recreate the EtcdRestore");
+        assertThat(cluster(CLUSTER).getMetadata().getUid()).isEqualTo(template.getMetadata().getUid());
+        assertThat(cluster(CLUSTER).getMetadata().getDeletionTimestamp()).isNull();
+    }
+
+    @Test
+    void aSpecChangedAfterTheTemplatesDeletionWasAskedIsIgnored() {
         EtcdCluster template = template(CLUSTER, Map.of(RestoreAnnotations.RESTORING, "r1"));
         EtcdCluster bystander = template("beta", Map.of());
         storage.objects.put("backups/other.db", new ObjectVersion("\"etag-9\"", null));
         EtcdRestore restore = afterPreflight("r1", RestorePhase.Deleting, template.getMetadata().getUid());
+        restore.getStatus().setTemplateDeletionRequested(true);
         restore.getSpec().getEtcdCluster().setName("beta");
         restore.getSpec().getS3().setPath("backups/other.db");
 
