@@ -51,6 +51,7 @@ public class CrdPostProcessor implements CRDPostProcessor {
                 describe(version.getSchema().getOpenAPIV3Schema(), DESCRIPTIONS.get(crd.getSpec().getNames().getKind()));
                 readable(version.getSchema().getOpenAPIV3Schema(), RESOURCES.get(crd.getSpec().getNames().getKind()));
                 kubernetes.describe(version.getSchema().getOpenAPIV3Schema());
+                quantitiesTakeNumbers(version.getSchema().getOpenAPIV3Schema());
                 if (version.getAdditionalPrinterColumns() != null) {
                     version.getAdditionalPrinterColumns().sort(Comparator.comparingInt(
                             (CustomResourceColumnDefinition c) -> rank(declared, c.getName())));
@@ -71,6 +72,35 @@ public class CrdPostProcessor implements CRDPostProcessor {
         Type[] specAndStatus = ((ParameterizedType) resource.getGenericSuperclass()).getActualTypeArguments();
         ReadableValueRules.apply(root.getProperties().get("spec"), specAndStatus[0]);
         ReadableValueRules.apply(root.getProperties().get("status"), specAndStatus[1]);
+    }
+
+    /**
+     * A quantity ({@code cpu: 0.5}) may be a number in a manifest, as in a pod's and in the CoreOS operator's CRD,
+     * which had no schema: the generator's integer-or-string refuses it. Such a node keeps any value; a string must
+     * still read as a quantity.
+     */
+    static void quantitiesTakeNumbers(JSONSchemaProps node) {
+        if (node == null) {
+            return;
+        }
+        if (Boolean.TRUE.equals(node.getXKubernetesIntOrString()) && node.getPattern() != null
+                && node.getPattern().contains("[KMGTPE]i")) {
+            node.setXKubernetesIntOrString(null);
+            node.setAnyOf(new java.util.ArrayList<>());
+            node.setXKubernetesPreserveUnknownFields(true);
+        }
+        if (node.getProperties() != null) {
+            node.getProperties().values().forEach(CrdPostProcessor::quantitiesTakeNumbers);
+        }
+        if (node.getAdditionalProperties() != null) {
+            quantitiesTakeNumbers(node.getAdditionalProperties().getSchema());
+        }
+        if (node.getItems() != null) {
+            quantitiesTakeNumbers(node.getItems().getSchema());
+            if (node.getItems().getJSONSchemas() != null) {
+                node.getItems().getJSONSchemas().forEach(CrdPostProcessor::quantitiesTakeNumbers);
+            }
+        }
     }
 
     private static int rank(List<String> declared, String name) {

@@ -105,6 +105,38 @@ class ControlPlaneIT {
         assertThat(secret.getData()).containsOnlyKeys("credentials", "config");
     }
 
+    /**
+     * A manifest written for the CoreOS operator, whose CRD had no schema, may give a quantity as a number, as a pod
+     * may: the CRD takes it; a string must still read as a quantity.
+     */
+    @Test
+    @Order(4)
+    void quantitiesMayBeNumbersAsInAPod(@TempDir Path files) throws Exception {
+        Path numeric = Files.writeString(files.resolve("numeric.yaml"), """
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: numeric, namespace: default}
+                spec:
+                  size: 3
+                  pod:
+                    resources: {requests: {cpu: 0.5, memory: 1Gi}, limits: {cpu: 2, memory: "2Gi"}}
+                """);
+        Kubectl.Result created = kubectl.run("create", "--dry-run=server", "-f", numeric.toString());
+        assertThat(created.ok()).as(created.output()).isTrue();
+        Path wrong = Files.writeString(files.resolve("wrong.yaml"), """
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: wrong, namespace: default}
+                spec:
+                  size: 3
+                  pod:
+                    resources: {requests: {cpu: lots}}
+                """);
+        Kubectl.Result refused = kubectl.run("create", "--dry-run=server", "-f", wrong.toString());
+        assertThat(refused.ok()).as(refused.output()).isFalse();
+        assertThat(refused.output()).contains("spec.pod.resources.requests.cpu");
+    }
+
     @Test
     @Order(5)
     void serviceAccountTokensAuthenticateAsTheirAccount() {
