@@ -142,6 +142,10 @@ class HelmChartTest {
         PodSpec pod = render("").deployment().getSpec().getTemplate().getSpec();
         Container operator = pod.getContainers().get(0);
         assertThat(operator.getImage()).isEqualTo("etcd-operator:0.1.0");
+        String digest = "sha256:" + "ab".repeat(32);
+        assertThat(render("image: {repository: registry.example.com/etcd-operator, digest: " + digest + "}\n")
+                .deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                .isEqualTo("registry.example.com/etcd-operator@" + digest);
         assertThat(pod.getServiceAccountName()).isEqualTo(SA);
         assertProbe(operator.getLivenessProbe(), "/q/health/live");
         assertProbe(operator.getReadinessProbe(), "/q/health/ready");

@@ -30,6 +30,7 @@ class HelmValuesTest {
             "operator: {reconcileInterval: soon}             | reconcileInterval",
             "operator: {backupWorkers: 0}                    | backupWorkers",
             "operator: {restoreWorkers: 0}                   | restoreWorkers",
+            "image: {repository: x, digest: latest}          | digest",
             "operator: {reconcileThreads: 0}                 | reconcileThreads",
             "jvm: {maxRamPercentage: 95}                     | maxRamPercentage",
             "jvm: {gc: SerialGC}                             | gc",
