@@ -171,7 +171,8 @@ class EtcdClusterQuorumRecoveryIT {
             clusters.loseForGood(victim);
         }
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(sandbox.client().resources(EtcdRestore.class)
-                .inNamespace(NS).list().getItems()).singleElement().satisfies(r -> {
+                .inNamespace(NS).list().getItems()).filteredOn(r -> r.getSpec().getEtcdCluster().getName().equals(name))
+                .singleElement().satisfies(r -> {
                     assertThat(r.getMetadata().getName()).startsWith(name + "-quorum-");
                     assertThat(r.getSpec().getEtcdCluster().getName()).isEqualTo(name);
                     assertThat(r.getSpec().getS3().getPath()).isEqualTo(path);
@@ -180,7 +181,8 @@ class EtcdClusterQuorumRecoveryIT {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(clusters.events(name))
                 .extracting(Event::getReason).contains("GracePeriod", "QuorumRestoreCreated"));
         await().atMost(RECOVERY).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(sandbox.client()
-                .resources(EtcdRestore.class).inNamespace(NS).list().getItems()).singleElement()
+                .resources(EtcdRestore.class).inNamespace(NS).list().getItems())
+                .filteredOn(r -> r.getSpec().getEtcdCluster().getName().equals(name)).singleElement()
                 .satisfies(r -> assertThat(r.getStatus().getPhase()).isEqualTo("Done")));
         clusters.awaitConverged(name, 3);
         String keys = new Etcdctl(clusters.endpoints(name)).run("get", "", "--prefix", "--keys-only").output();
@@ -202,6 +204,46 @@ class EtcdClusterQuorumRecoveryIT {
                 .satisfies(s -> assertThat(s.getClusterUID()).as("%s: %s", s.getReason(), s.getBackupPath())
                         .isEqualTo(restoredUid))
                 .satisfies(s -> assertThat(s.getBackupPath()).isNotEqualTo(path)));
+    }
+
+    /** Every member lost with its data (the only member's pod deleted, no claim): FromBackup restores it too. */
+    @Test
+    void aClusterWhosePolicyIsFromBackupAndThatLostEveryMemberIsRestoredFromItsNewestBackup() {
+        String name = "cinder";
+        sandbox.client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: 1
+                  version: 3.6.16
+                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 5}
+                """.formatted(name, NS), EtcdCluster.class)).create();
+        clusters.awaitConverged(name, 1);
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
+        for (int i = 0; i < 5; i++) {
+            etcdctl.put("cinder-" + i, "v");
+        }
+        SandboxBackups backups = new SandboxBackups(sandbox.client(), NS, RECOVERY);
+        backups.apply("cinder-backup", """
+                etcdCluster: {name: %s}
+                s3: {path: %s/cinder/once.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(name, Sandbox.S3_BUCKET, sandbox.s3().endpoint()));
+        String path = backups.awaitSucceeded("cinder-backup").getBackupPath();
+        clusters.loseForGood(clusters.pods(name).get(0));
+
+        await().atMost(RECOVERY).untilAsserted(() -> assertThat(sandbox.client().resources(EtcdRestore.class)
+                .inNamespace(NS).list().getItems()).filteredOn(r -> r.getSpec().getEtcdCluster().getName().equals(name))
+                .singleElement().satisfies(r -> assertThat(r.getSpec().getS3().getPath()).isEqualTo(path)));
+        await().atMost(RECOVERY).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(sandbox.client()
+                .resources(EtcdRestore.class).inNamespace(NS).list().getItems())
+                .filteredOn(r -> r.getSpec().getEtcdCluster().getName().equals(name)).singleElement()
+                .satisfies(r -> assertThat(r.getStatus().getPhase()).isEqualTo("Done")));
+        clusters.awaitConverged(name, 1);
+        String keys = new Etcdctl(clusters.endpoints(name)).run("get", "cinder-", "--prefix", "--keys-only").output();
+        assertThat(Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty()))
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 5).mapToObj(i -> "cinder-" + i)
+                        .toList());
     }
 
     private static long revisionOf(String member) {

@@ -372,7 +372,7 @@ public final class ClusterPlanner {
                         CreateMemberPod.RECREATING_IN_PLACE);
             }
             return o.reseedRequested() ? new RecordSeed(freshName(o, Set.of()), true)
-                    : allMembersLost(o, "no member pod and no data claim is left");
+                    : everyMemberLost(o, "no member pod and no data claim is left");
         }
         if (ran || seededOnEarlierClaims(o, claims)) {
             // members on claims come back with their data, one pod at a time, before any can answer (a seed on an
@@ -401,7 +401,7 @@ public final class ClusterPlanner {
         List<MemberPod> starting = live.stream().filter(p -> !p.running() && !p.stopped() && !p.crashLooping()
                 && !p.dataMissing()).toList();
         if (ran && o.persistent() && live.stream().allMatch(MemberPod::dataMissing)) {
-            return allMembersLost(o, "the claims of every member hold none of its data (" + names(live) + "; wiped,"
+            return everyMemberLost(o, "the claims of every member hold none of its data (" + names(live) + "; wiped,"
                     + " or new volumes): delete those pods and claims before a reseed");
         }
         if (!ran || !starting.isEmpty()) {
@@ -417,7 +417,7 @@ public final class ClusterPlanner {
                 // a person asked to start it again empty: the ended pods go first, then a seed is recorded
                 return new DeletePod(sortedByName(live).get(0).name(), DeletePod.POD_STOPPED);
             }
-            return allMembersLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
+            return everyMemberLost(o, "every member pod has ended (" + names(live) + "); their data directories are"
                     + " not on claims" + (o.persistent() ? " (gone)" : "") + ", and a pod that ended does not start"
                     + " again");
         }
@@ -545,6 +545,15 @@ public final class ClusterPlanner {
         }
         return Optional.of(new Wait(Wait.MEMBERS_STARTING, "Waiting for the first members " + String.join(", ",
                 starting) + " to start; etcd elects a leader once a majority of them runs."));
+    }
+
+    /**
+     * Every member is lost with its data: with policy FromBackup the cluster is restored from its newest backup
+     * after the grace period, as a quorum lost for good is; otherwise a person decides.
+     */
+    private static Step everyMemberLost(ClusterObservation o, String what) {
+        AllMembersLost lost = allMembersLost(o, what);
+        return QuorumRecoveryPlanner.onEveryMemberLost(o, lost.message()).orElse(lost);
     }
 
     private static AllMembersLost allMembersLost(ClusterObservation o, String what) {

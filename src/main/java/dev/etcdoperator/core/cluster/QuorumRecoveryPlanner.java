@@ -280,6 +280,29 @@ public final class QuorumRecoveryPlanner {
         return new QuorumLost(lostMessage, WAITING_FOR_PERSON, what + " " + choice + lossNote + " " + steps);
     }
 
+    /**
+     * Every member is lost with its data (no pod runs one, no claim holds one): with policy FromBackup, once the grace
+     * period is over, the cluster is restored from its newest backup; empty with any other policy, or when a person
+     * asked for a reseed.
+     */
+    static Optional<Step> onEveryMemberLost(ClusterObservation o, String lostMessage) {
+        QuorumLoss q = o.quorumLoss();
+        if (!QuorumLoss.FROM_BACKUP.equals(q.policy()) || o.reseedRequested()) {
+            return Optional.empty();
+        }
+        Instant since = q.lostSince();
+        Instant now = o.now();
+        if (since == null || now == null || now.isBefore(since.plus(q.gracePeriod()))) {
+            String until = since == null || now == null ? q.gracePeriod().toSeconds() + " s from now"
+                    : since.plus(q.gracePeriod()).toString();
+            return Optional.of(new QuorumLost(lostMessage, GRACE_PERIOD, lostMessage + " Waiting for the grace period"
+                    + " of " + q.gracePeriod().toSeconds() + " s (spec.quorumLossRecovery.gracePeriodSeconds) to end,"
+                    + " at " + until + ", before restoring it from its newest backup (policy FromBackup)."));
+        }
+        return Optional.of(fromBackup(o, o.cluster() + "-quorum-" + Long.toString(since.getEpochSecond(), 36),
+                "Every member is lost with its data."));
+    }
+
     /** Quorum is lost and no member answers the member list: nothing is known to recover from. */
     static QuorumLost noMemberAnswers(String lostMessage) {
         return new QuorumLost(lostMessage, NO_MEMBER_ANSWERS, "No member answers, so which members are lost for good"

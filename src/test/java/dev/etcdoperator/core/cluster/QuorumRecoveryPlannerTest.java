@@ -16,6 +16,7 @@ import dev.etcdoperator.core.cluster.Step.CreateRecoveryMember;
 import dev.etcdoperator.core.cluster.Step.CreateRestore;
 import dev.etcdoperator.core.cluster.Step.DeletePod;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
+import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.RecordQuorumRecovery;
 import dev.etcdoperator.core.cluster.Step.RetireSurvivor;
 import dev.etcdoperator.core.cluster.Step.Wait;
@@ -373,6 +374,44 @@ class QuorumRecoveryPlannerTest {
                         null));
         assertThat(plan(f)).isInstanceOfSatisfying(RecordQuorumRecovery.class,
                 r -> assertThat(r.survivor()).isEqualTo("demo-d"));
+    }
+
+    /**
+     * Every member lost with its data (every pod deleted, no claims; every pod ended): with policy FromBackup the
+     * cluster is restored from its newest backup once the grace period is over, as a quorum lost for good is.
+     */
+    @Test
+    void everyMemberLostIsRestoredFromTheNewestBackupUnderFromBackup() {
+        QuorumLoss.Backup backup = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+                "2025-12-31T23:00:00Z");
+        for (boolean deleted : new boolean[] {true, false}) {
+            ClusterFixture f = running(3, V);
+            f.memberNames().forEach(deleted ? f::podGone : f::podStopped);
+            f.settle();
+            assertRecoveryReason(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, null, null, UID,
+                    false, null, backup))), QuorumRecoveryPlanner.GRACE_PERIOD);
+            Step within = plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, NOW.minusSeconds(1), null,
+                    UID, false, null, backup)));
+            assertRecoveryReason(within, QuorumRecoveryPlanner.GRACE_PERIOD);
+            assertThat(((QuorumLost) within).recoveryMessage()).contains("Every member of the cluster is lost",
+                    "before restoring it from its newest backup");
+            assertThat(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO, null, UID, false,
+                    null, backup)))).as("deleted: " + deleted).isInstanceOfSatisfying(CreateRestore.class, r -> {
+                        assertThat(r.backup()).isEqualTo(backup);
+                        assertThat(r.restore()).startsWith("demo-quorum-");
+                    });
+            assertRecoveryReason(plan(f.quorumLoss(loss(QuorumLoss.FROM_BACKUP, LONG_AGO))),
+                    QuorumRecoveryPlanner.NO_BACKUP);
+            for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR}) {
+                assertThat(plan(f.quorumLoss(loss(policy, LONG_AGO)))).as(policy)
+                        .isInstanceOf(Step.AllMembersLost.class);
+            }
+        }
+        ClusterFixture reseed = running(3, V);
+        reseed.memberNames().forEach(reseed::podGone);
+        reseed.settle().reseedRequested();
+        assertThat(plan(reseed.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO, null, UID, false,
+                null, backup)))).as("a reseed asked for wins").isInstanceOf(RecordSeed.class);
     }
 
     @Test
