@@ -131,7 +131,7 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
         this.storage = storage;
         this.observer = new RestoreObserver(client, clock);
         this.lock = new TemplateLock(client);
-        this.preflight = new RestorePreflight(client, observer, storage, lock);
+        this.preflight = new RestorePreflight(client, observer, storage);
         this.actions = new RestoreActions(client);
         this.secrets = new SnapshotSecrets(client);
         this.stager = new SeedStager(client);
@@ -550,6 +550,9 @@ public class EtcdRestoreReconciler implements Reconciler<EtcdRestore>, Cleaner<E
             if (finished.get().failure() != null) {
                 throw finished.get().failure();
             }
+            // marked here, for the spec the preflight checked: a preflight of an earlier spec (another cluster, say)
+            // ends unheeded and marks nothing
+            lock.take(finished.get().result().template(), restore.getMetadata().getName());
             return Optional.of(finished.get().result());
         }
         EtcdRestore copy = Serialization.clone(restore);

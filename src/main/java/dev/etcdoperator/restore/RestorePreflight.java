@@ -27,8 +27,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 /**
  * Everything a restore checks before it changes anything: the template cluster exists, is valid and is not being
  * restored by another EtcdRestore; the backup can be read with the given credentials, matches the checksum
- * recorded when it was taken and is a whole etcd snapshot. When all passes, the template is marked as being
- * restored by this EtcdRestore (an update that fails if someone changed it meanwhile).
+ * recorded when it was taken and is a whole etcd snapshot; the template fits the backup. When all passes, the
+ * reconciler marks the template as being restored by this EtcdRestore ({@link TemplateLock}), for the spec the
+ * preflight checked.
  */
 final class RestorePreflight {
     static final String TEMPLATE_NOT_FOUND = "TemplateNotFound";
@@ -47,13 +48,11 @@ final class RestorePreflight {
     private final KubernetesClient client;
     private final RestoreObserver observer;
     private final BackupStorage storage;
-    private final TemplateLock lock;
 
-    RestorePreflight(KubernetesClient client, RestoreObserver observer, BackupStorage storage, TemplateLock lock) {
+    RestorePreflight(KubernetesClient client, RestoreObserver observer, BackupStorage storage) {
         this.client = client;
         this.observer = observer;
         this.storage = storage;
-        this.lock = lock;
     }
 
     Passed run(EtcdRestore restore) {
@@ -106,7 +105,6 @@ final class RestorePreflight {
                     + " member downloads it decrypted from the operator, which knows no address of its own that pods"
                     + " reach: set etcd-operator.snapshot-server.host (the Helm chart sets it to the pod's IP)", false);
         }
-        lock.take(template, restore.getMetadata().getName());
         return new Passed(template, backup);
     }
 

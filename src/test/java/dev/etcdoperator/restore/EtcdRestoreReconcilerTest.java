@@ -284,6 +284,30 @@ class EtcdRestoreReconcilerTest {
                 .contains("being deleted");
     }
 
+    /**
+     * The spec names another cluster while the preflight of the one before runs: that preflight ends unheeded and
+     * marks nothing, so the first cluster is not left marked as being restored by a restore of another.
+     */
+    @Test
+    void aPreflightOfAnEarlierSpecMarksNothing() {
+        template(CLUSTER, Map.of());
+        template("beta", Map.of());
+        EtcdRestore restore = create("r1", CLUSTER, PATH, null);
+        restore.getMetadata().setGeneration(1L);
+        reconciler.reconcile(restore, null);
+        assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).as("not before its result is taken")
+                .doesNotContainKey(RestoreAnnotations.RESTORING);
+
+        restore.getSpec().getEtcdCluster().setName("beta");
+        restore.getMetadata().setGeneration(2L);
+        reconciler.reconcile(restore, null);
+        reconciler.reconcile(restore, null);
+
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Deleting");
+        assertThat(cluster("beta").getMetadata().getAnnotations()).containsEntry(RestoreAnnotations.RESTORING, "r1");
+        assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
+    }
+
     /** A preflight failure that was retried and then passed leaves no failure in the status of a restore going on. */
     @Test
     void aRetriedPreflightFailureIsNoOutcomeOnceItPasses() {
