@@ -1,5 +1,6 @@
 package dev.etcdoperator.restore;
 
+import java.util.List;
 import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
@@ -11,6 +12,8 @@ import dev.etcdoperator.cluster.ClusterResources;
 import dev.etcdoperator.cluster.ClusterValidation;
 import dev.etcdoperator.cluster.StagedSeedPods;
 import dev.etcdoperator.core.backup.BackupFailure;
+import dev.etcdoperator.core.backup.StoredBackup;
+import dev.etcdoperator.core.backup.BackupNames;
 import dev.etcdoperator.core.backup.S3Location;
 import dev.etcdoperator.core.cluster.Version;
 import dev.etcdoperator.core.restore.RestorePlanner;
@@ -97,7 +100,11 @@ final class RestorePreflight {
         S3Settings settings = S3Credentials.settings(client, namespace, restore.getSpec().getS3());
         VerifiedBackup backup;
         try (BackupStorage.Store store = storage.open(settings)) {
-            backup = store.verify(location);
+            try {
+                backup = store.verify(location);
+            } catch (BackupFailure e) {
+                throw e.reason().equals(BackupFailure.S3_OBJECT_NOT_FOUND) ? periodicPrefix(store, location, e) : e;
+            }
         }
         fitsTheTemplate(template, backup);
         if (backup.encrypted() && !storage.servesDecrypted()) {
@@ -106,6 +113,26 @@ final class RestorePreflight {
                     + " reach: set etcd-operator.snapshot-server.host (the Helm chart sets it to the pod's IP)", false);
         }
         return new Passed(template, backup);
+    }
+
+    /**
+     * No object at the path: when it is the prefix of periodic backups (the path of a periodic EtcdBackup), the
+     * failure names the newest of them, the object a restore names.
+     */
+    private static BackupFailure periodicPrefix(BackupStorage.Store store, S3Location location, BackupFailure notFound) {
+        List<StoredBackup> periodic;
+        try {
+            periodic = store.periodicBackups(location, java.time.Instant.now().plusSeconds(30));
+        } catch (RuntimeException e) {
+            return notFound;
+        }
+        return periodic.stream().map(b -> BackupNames.parsePeriodic(location.key(), b.key())).flatMap(Optional::stream)
+                .max(java.util.Comparator.comparing(BackupNames.Periodic::time)
+                        .thenComparingLong(BackupNames.Periodic::revision))
+                .map(newest -> new BackupFailure(BackupFailure.S3_OBJECT_NOT_FOUND, notFound.getMessage() + "; "
+                        + location + " is the prefix of " + periodic.size() + " periodic backup(s): name one of them"
+                        + " in s3.path, such as the newest, " + location.bucket() + "/" + newest.key(), false))
+                .orElse(notFound);
     }
 
     /**

@@ -308,6 +308,20 @@ class EtcdRestoreReconcilerTest {
         assertThat(cluster(CLUSTER).getMetadata().getAnnotations()).doesNotContainKey(RestoreAnnotations.RESTORING);
     }
 
+    /** A path that names the prefix of periodic backups, not an object: the failure names the newest of them. */
+    @Test
+    void aPathThatIsAPeriodicPrefixFailsNamingTheNewestBackupUnderIt() {
+        template(CLUSTER, Map.of());
+        storage.objects.put("backups/alpha/hourly_v10_2026-11-30-08:00:00", new ObjectVersion("\"e1\"", null));
+        storage.objects.put("backups/alpha/hourly_v12_2026-11-30-10:00:00", new ObjectVersion("\"e2\"", null));
+        storage.objects.put("backups/alpha/hourly_v11_2026-11-30-09:00:00", new ObjectVersion("\"e3\"", null));
+        EtcdRestore restore = create("r1", CLUSTER, "backups/alpha/hourly", null);
+        reconcile(restore);
+        assertThat(restore.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(restore.getStatus().getReason()).startsWith(BackupFailure.S3_OBJECT_NOT_FOUND + ": ")
+                .contains("prefix of 3 periodic backup(s)", "backups/alpha/hourly_v12_2026-11-30-10:00:00");
+    }
+
     /** A preflight failure that was retried and then passed leaves no failure in the status of a restore going on. */
     @Test
     void aRetriedPreflightFailureIsNoOutcomeOnceItPasses() {
@@ -1196,7 +1210,9 @@ class EtcdRestoreReconcilerTest {
 
                 @Override
                 public List<StoredBackup> periodicBackups(S3Location prefix, Instant deadline) {
-                    throw new UnsupportedOperationException();
+                    return objects.keySet().stream().filter(k -> k.startsWith(prefix + "_v"))
+                            .map(k -> new StoredBackup(k.substring(prefix.bucket().length() + 1), "ns/b", 1L, "c1"))
+                            .toList();
                 }
 
                 @Override
