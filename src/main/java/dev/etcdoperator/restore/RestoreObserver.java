@@ -60,7 +60,8 @@ final class RestoreObserver {
                 lockedBy != null && restoreActive(namespace, lockedBy) ? lockedBy : null,
                 cluster.getMetadata().getDeletionTimestamp() != null,
                 pods.size(), healthy, ready, size, available, healthy > 0 ? null : seedFailure(pods),
-                healthy > 0 ? null : seedDownloadFailed(pods), unplaced,
+                healthy > 0 ? null : seedDownloadFailed(pods),
+                unplaced != null || healthy > 0 ? unplaced : seedHeld(pods, status),
                 ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST.equals(status.getReason()) ? status.getConditions()
                         .stream().filter(c -> ClusterStatusBuilder.AVAILABLE.equals(c.getType()))
                         .map(Condition::getMessage).findFirst().orElse("every member is lost") : null,
@@ -109,6 +110,39 @@ final class RestoreObserver {
                     }
                 }
             }
+        }
+        return null;
+    }
+
+    private static final java.util.Set<String> CANNOT_START = java.util.Set.of("ErrImagePull", "ImagePullBackOff",
+            "InvalidImageName", "CreateContainerConfigError", "CreateContainerError", "RunContainerError");
+
+    /**
+     * What holds a cluster without a healthy member from starting its seed, as its pods or its status say: a
+     * container that cannot start (an image that cannot be pulled, say), or, with no pod, the cluster's failure.
+     */
+    static String seedHeld(List<Pod> pods, EtcdClusterStatus status) {
+        for (Pod pod : pods) {
+            if (pod.getStatus() == null || pod.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            for (List<ContainerStatus> statuses : List.of(nonNull(pod.getStatus().getInitContainerStatuses()),
+                    nonNull(pod.getStatus().getContainerStatuses()))) {
+                for (ContainerStatus s : statuses) {
+                    var waiting = s.getState() == null ? null : s.getState().getWaiting();
+                    if (waiting != null && CANNOT_START.contains(waiting.getReason())) {
+                        return "container " + s.getName() + " of pod " + pod.getMetadata().getName() + " cannot start: "
+                                + waiting.getReason() + (waiting.getMessage() == null ? "" : " (" + waiting.getMessage()
+                                        + ")");
+                    }
+                }
+            }
+        }
+        if (pods.isEmpty() && status.getReason() != null && "Failed".equals(status.getPhase())) {
+            return "it makes no pod: " + status.getReason() + (status.getConditions() == null ? ""
+                    : status.getConditions().stream()
+                    .filter(c -> ClusterStatusBuilder.AVAILABLE.equals(c.getType()) && c.getMessage() != null)
+                    .map(c -> " (" + c.getMessage() + ")").findFirst().orElse(""));
         }
         return null;
     }

@@ -82,4 +82,21 @@ class RestoreObserverTest {
         assertThat(RestoreObserver.downloadFailed(otherError)).isFalse();
         assertThat(RestoreObserver.seedFailure(List.of(otherError))).contains("exited with 1");
     }
+
+    /** What holds a seed from starting is said: an init container whose image cannot be pulled, a cluster that makes no pod. */
+    @Test
+    void whatHoldsTheSeedFromStartingIsSaid() {
+        Pod pulling = seed("Pending", fetch("{waiting: {reason: ImagePullBackOff, message: \"Back-off pulling image"
+                + " busybox:9\"}}", null));
+        assertThat(RestoreObserver.seedHeld(java.util.List.of(pulling), new dev.etcdoperator.api.v1beta2.EtcdClusterStatus()))
+                .isEqualTo("container " + SnapshotFetch.CONTAINER + " of pod demo-a cannot start: ImagePullBackOff"
+                        + " (Back-off pulling image busybox:9)");
+        Pod starting = seed("Pending", fetch("{waiting: {reason: PodInitializing}}", null));
+        assertThat(RestoreObserver.seedHeld(java.util.List.of(starting), new dev.etcdoperator.api.v1beta2.EtcdClusterStatus()))
+                .as("starting as usual").isNull();
+        var failed = new dev.etcdoperator.api.v1beta2.EtcdClusterStatus();
+        failed.setPhase("Failed");
+        failed.setReason("TLSSecretMissing");
+        assertThat(RestoreObserver.seedHeld(java.util.List.of(), failed)).isEqualTo("it makes no pod: TLSSecretMissing");
+    }
 }

@@ -17,8 +17,9 @@ package dev.etcdoperator.core.restore;
  * @param seedDownloadFailed the name of the pod whose {@code fetch-snapshot} failed to download the snapshot (a
  *                       refused link, a broken-off download: what a fresh link may cure), when that is the failure;
  *                       else null
- * @param unplaced       what the cluster says of its member pods that fit no node (its {@code MembersScheduled}
- *                       condition, when False), or null
+ * @param unplaced       what holds its seed from starting: what the cluster says of its member pods that fit no node
+ *                       (its {@code MembersScheduled} condition, when False), a container that cannot start (an image
+ *                       that cannot be pulled), or, with no pod, the cluster's failure; or null
  * @param everyMemberLost what the cluster says when it has lost every member (status reason AllMembersLost: it
  *                       ran, and no pod or claim is left), or null
  * @param seedStartedEmpty what the cluster says when it made its seed member without the snapshot (its
