@@ -217,7 +217,7 @@ class EtcdClusterQuorumRecoveryIT {
                 spec:
                   size: 1
                   version: 3.6.16
-                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 5}
+                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 10}
                 """.formatted(name, NS), EtcdCluster.class)).create();
         clusters.awaitConverged(name, 1);
         Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
