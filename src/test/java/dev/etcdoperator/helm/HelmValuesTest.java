@@ -32,6 +32,7 @@ class HelmValuesTest {
             "operator: {restoreWorkers: 0}                   | restoreWorkers",
             "image: {repository: x, digest: latest}          | digest",
             "resources: {limit: {memory: 1Gi}}               | limit",
+            "podLabels: {app.kubernetes.io/instance: x}      | app.kubernetes.io/instance",
             "tolerations: [{keyy: dedicated}]                | keyy",
             "securityContext: {capabilities: {dropp: [ALL]}} | dropp",
             "operator: {reconcileThreads: 0}                 | reconcileThreads",
