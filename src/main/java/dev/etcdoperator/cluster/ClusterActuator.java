@@ -171,8 +171,9 @@ final class ClusterActuator {
             }
             events.normal(cluster, "SurvivorRetired", retire.describe());
         } else if (step instanceof Step.CreateRestore restore) {
-            new QuorumRestores(client).create(cluster, restore);
-            events.warning(cluster, "QuorumRestoreCreated", restore.describe());
+            if (new QuorumRestores(client).create(cluster, restore)) {
+                events.warning(cluster, "QuorumRestoreCreated", restore.describe());
+            }
         } else if (step instanceof Step.DeletePod delete) {
             if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())) {
                 // before the pod (which keeps it until it is gone): stopped in between, no claim is left behind. A

@@ -10,7 +10,9 @@ import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreSpec;
 import dev.etcdoperator.api.v1beta2.S3Source;
 import dev.etcdoperator.api.v1beta2.StorageType;
+import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.core.cluster.Step;
+import dev.etcdoperator.core.restore.RestoreHold;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -28,8 +30,21 @@ final class QuorumRestores {
         this.client = client;
     }
 
-    void create(EtcdCluster cluster, Step.CreateRestore step) {
+    /** @return whether the EtcdRestore exists now; not while the restore that made this cluster still runs */
+    boolean create(EtcdCluster cluster, Step.CreateRestore step) {
         String namespace = cluster.getMetadata().getNamespace();
+        String restoredBy = cluster.getMetadata().getAnnotations() == null ? null
+                : cluster.getMetadata().getAnnotations().get(RestoreAnnotations.RESTORED_BY);
+        if (restoredBy != null && !restoredBy.equals(step.restore())
+                && RestoreAnnotations.objectName(restoredBy).isPresent()) {
+            EtcdRestore holding = client.resources(EtcdRestore.class).inNamespace(namespace).withName(restoredBy).get();
+            if (holding != null && RestoreHold.stillRuns(holding.getStatus(),
+                    holding.getMetadata().getDeletionTimestamp() != null)) {
+                // it made this cluster and fails it once it sees every member lost; a second restore of the cluster
+                // would be refused meanwhile
+                return false;
+            }
+        }
         EtcdBackup backup = client.resources(EtcdBackup.class).inNamespace(namespace).withName(step.backup().name())
                 .get();
         if (backup == null || backup.getSpec() == null || backup.getSpec().getS3() == null) {
@@ -61,5 +76,6 @@ final class QuorumRestores {
                 throw e;
             }
         }
+        return true;
     }
 }

@@ -295,9 +295,11 @@ public final class QuorumRecoveryPlanner {
         if (since == null || now == null || now.isBefore(since.plus(q.gracePeriod()))) {
             String until = since == null || now == null ? q.gracePeriod().toSeconds() + " s from now"
                     : since.plus(q.gracePeriod()).toString();
-            return Optional.of(new QuorumLost(lostMessage, GRACE_PERIOD, lostMessage + " Waiting for the grace period"
-                    + " of " + q.gracePeriod().toSeconds() + " s (spec.quorumLossRecovery.gracePeriodSeconds) to end,"
-                    + " at " + until + ", before restoring it from its newest backup (policy FromBackup)."));
+            // reported as every member lost: a reseed may still be asked for, and a restore holding the cluster sees it
+            return Optional.of(new Step.AllMembersLost(lostMessage, GRACE_PERIOD, "Every member is lost with its data."
+                    + " Waiting for the grace period of " + q.gracePeriod().toSeconds() + " s"
+                    + " (spec.quorumLossRecovery.gracePeriodSeconds) to end, at " + until + ", before restoring it"
+                    + " from its newest backup (policy FromBackup)."));
         }
         return Optional.of(fromBackup(o, o.cluster() + "-quorum-" + Long.toString(since.getEpochSecond(), 36),
                 "Every member is lost with its data."));

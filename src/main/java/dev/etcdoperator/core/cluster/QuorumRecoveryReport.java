@@ -31,7 +31,8 @@ final class QuorumRecoveryReport {
     static Optional<Condition> apply(EtcdClusterStatus status, ClusterObservation o, Step step, Instant now,
             boolean quorum) {
         Optional<Condition> before = Conditions.find(status.getConditions(), CONDITION);
-        if (step instanceof QuorumLost || step instanceof RecordQuorumRecovery || step instanceof CreateRestore) {
+        if (step instanceof QuorumLost || step instanceof RecordQuorumRecovery || step instanceof CreateRestore
+                || step instanceof Step.AllMembersLost a && a.recoveryReason() != null) {
             if (status.getQuorumLostSince() == null && now != null) {
                 status.setQuorumLostSince(now.toString());
             }
@@ -71,6 +72,9 @@ final class QuorumRecoveryReport {
             status.setQuorumLostSince(null);
             return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "A majority is healthy again;"
                     + " EtcdRestore " + r.restore() + " was created to restore the cluster from a backup."));
+        }
+        if (step instanceof Step.AllMembersLost a && a.recoveryReason() != null) {
+            return Optional.of(condition(false, a.recoveryReason(), a.recoveryMessage()));
         }
         if (step instanceof Step.AllMembersLost lost && before.isPresent()
                 && !ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST.equals(before.get().getReason())) {

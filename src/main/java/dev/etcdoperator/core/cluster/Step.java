@@ -501,7 +501,16 @@ public sealed interface Step {
      * operator creates nothing, since a new seed would be an empty etcd behind the same client Service. A restore
      * or a person's explicit reseed request brings it back.
      */
-    record AllMembersLost(String message) implements Step {
+    /**
+     * @param recoveryReason  with policy FromBackup, how its recovery from a backup stands (the grace period), for the
+     *                        QuorumRecovery condition; null otherwise
+     * @param recoveryMessage what that condition says
+     */
+    record AllMembersLost(String message, String recoveryReason, String recoveryMessage) implements Step {
+        public AllMembersLost(String message) {
+            this(message, null, null);
+        }
+
         @Override
         public String describe() {
             return message;

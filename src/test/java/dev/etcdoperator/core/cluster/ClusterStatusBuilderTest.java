@@ -188,6 +188,24 @@ class ClusterStatusBuilderTest {
         assertCondition(report(f), "Scaling", "True", "RunOncePodReplaced", "Removing member demo-a");
     }
 
+    /**
+     * Every member lost, policy FromBackup: still reported as every member lost (a reseed may be asked for), with the
+     * loss dated, so that the grace period counts, and the recovery's wait said.
+     */
+    @Test
+    void everyMemberLostUnderFromBackupIsDatedAndStaysAllMembersLost() {
+        ClusterFixture lost = running(3, V).now(T0);
+        lost.memberNames().forEach(lost::podGone);
+        lost.settle().quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, java.time.Duration.ofSeconds(60), null, null,
+                "uid-demo", false, null, null));
+        EtcdClusterStatus s = report(lost);
+        assertThat(s.getReason()).isEqualTo(ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST);
+        assertThat(s.getQuorumLostSince()).isEqualTo(T0.toString());
+        assertCondition(s, "QuorumRecovery", "False", QuorumRecoveryPlanner.GRACE_PERIOD, "grace period of 60 s",
+                "newest backup");
+        assertCondition(s, "Available", "False", ClusterStatusBuilder.REASON_ALL_MEMBERS_LOST, "Every member");
+    }
+
     @Test
     void aLostQuorumIsDatedOnceAndTheDateStaysUntilAMajorityIsBack() {
         ClusterFixture lost = running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a")

@@ -388,13 +388,17 @@ class QuorumRecoveryPlannerTest {
             ClusterFixture f = running(3, V);
             f.memberNames().forEach(deleted ? f::podGone : f::podStopped);
             f.settle();
-            assertRecoveryReason(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, null, null, UID,
-                    false, null, backup))), QuorumRecoveryPlanner.GRACE_PERIOD);
+            // still reported as every member lost (a reseed may be asked for), with the grace period counted
+            assertThat(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, null, null, UID, false, null,
+                    backup)))).isInstanceOfSatisfying(Step.AllMembersLost.class,
+                            l -> assertThat(l.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.GRACE_PERIOD));
             Step within = plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, NOW.minusSeconds(1), null,
                     UID, false, null, backup)));
-            assertRecoveryReason(within, QuorumRecoveryPlanner.GRACE_PERIOD);
-            assertThat(((QuorumLost) within).recoveryMessage()).contains("Every member of the cluster is lost",
-                    "before restoring it from its newest backup");
+            assertThat(within).isInstanceOfSatisfying(Step.AllMembersLost.class, l -> {
+                assertThat(l.message()).contains("Every member of the cluster is lost");
+                assertThat(l.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.GRACE_PERIOD);
+                assertThat(l.recoveryMessage()).contains("before restoring it from its newest backup");
+            });
             assertThat(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, LONG_AGO, null, UID, false,
                     null, backup)))).as("deleted: " + deleted).isInstanceOfSatisfying(CreateRestore.class, r -> {
                         assertThat(r.backup()).isEqualTo(backup);
@@ -403,8 +407,8 @@ class QuorumRecoveryPlannerTest {
             assertRecoveryReason(plan(f.quorumLoss(loss(QuorumLoss.FROM_BACKUP, LONG_AGO))),
                     QuorumRecoveryPlanner.NO_BACKUP);
             for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR}) {
-                assertThat(plan(f.quorumLoss(loss(policy, LONG_AGO)))).as(policy)
-                        .isInstanceOf(Step.AllMembersLost.class);
+                assertThat(plan(f.quorumLoss(loss(policy, LONG_AGO)))).as(policy).isInstanceOfSatisfying(
+                        Step.AllMembersLost.class, l -> assertThat(l.recoveryReason()).isNull());
             }
         }
         ClusterFixture reseed = running(3, V);
