@@ -68,15 +68,17 @@ public final class ClusterSpecValidator {
     /**
      * etcdctl variables that would turn the readiness probe of a member whose clients use TLS (etcdctl in the etcd
      * container, which has the container's environment) away from its own member or from the v3 API, or make it
-     * fail: etcdctl exits when a variable shadows a flag the probe passes ("conflicting environment variable"), and
-     * a user without a password asks for one on a terminal the probe does not have.
+     * fail: etcdctl exits when a variable shadows a flag the probe passes ("conflicting environment variable").
+     * {@code ETCDCTL_USER} is refused only without a password (neither {@code user:password} nor
+     * {@code ETCDCTL_PASSWORD}): etcdctl would ask for one on a terminal the probe does not have.
      */
     static final Set<String> ETCDCTL_PROBE_ENV = Set.of("ETCDCTL_API", "ETCDCTL_DISCOVERY_SRV",
             "ETCDCTL_DISCOVERY_SRV_NAME", "ETCDCTL_ENDPOINTS", "ETCDCTL_CACERT", "ETCDCTL_CERT", "ETCDCTL_KEY",
-            "ETCDCTL_DIAL_TIMEOUT", "ETCDCTL_COMMAND_TIMEOUT", "ETCDCTL_USER", "ETCDCTL_PASSWORD",
-            "ETCDCTL_AUTH_JWT_TOKEN");
-    /** The prefix of the annotations the operator writes on member pods. */
-    static final String OPERATOR_ANNOTATIONS = "etcd.database.coreos.com/";
+            "ETCDCTL_DIAL_TIMEOUT", "ETCDCTL_COMMAND_TIMEOUT");
+    /** The annotations the operator writes on member pods (see ClusterResources), and reads back. */
+    static final Set<String> OPERATOR_POD_ANNOTATIONS = Set.of("etcd.database.coreos.com/tls-fingerprint",
+            "etcd.database.coreos.com/placement", "etcd.database.coreos.com/tls-trusted-cas",
+            "etcd.database.coreos.com/tls-issuing-cas");
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);
@@ -203,10 +205,9 @@ public final class ClusterSpecValidator {
         labels(checks, "spec.pod.nodeSelector", pod.getNodeSelector(), true);
         labels(checks, "spec.pod.annotations", pod.getAnnotations(), false);
         if (pod.getAnnotations() != null) {
-            pod.getAnnotations().keySet().stream().filter(k -> k != null && k.startsWith(OPERATOR_ANNOTATIONS)).sorted()
+            pod.getAnnotations().keySet().stream().filter(OPERATOR_POD_ANNOTATIONS::contains).sorted()
                     .forEach(key -> checks.fail("spec.pod.annotations", "annotation '" + key + "' is reserved for the"
-                            + " operator ('" + OPERATOR_ANNOTATIONS + "*': it records on each pod what the pod was made"
-                            + " from)"));
+                            + " operator: it records on each pod what the pod was made from"));
             long bytes = pod.getAnnotations().entrySet().stream().mapToLong(e -> utf8(e.getKey()) + utf8(e.getValue()))
                     .sum();
             if (bytes > InputRules.POD_ANNOTATIONS_MAX_BYTES) {
@@ -243,6 +244,12 @@ public final class ClusterSpecValidator {
                             + "changed through etcdEnv");
                 } else if (FORBIDDEN_ENV.containsKey(envName)) {
                     checks.fail(path, envName + " cannot be set through etcdEnv: " + FORBIDDEN_ENV.get(envName));
+                } else if (probedWithEtcdctl && envName.equals("ETCDCTL_USER") && inputs.value(i) != null
+                        && !inputs.value(i).contains(":") && !env.contains("ETCDCTL_PASSWORD")) {
+                    checks.fail(path, "ETCDCTL_USER without a password (user:password, or ETCDCTL_PASSWORD) cannot be"
+                            + " set through etcdEnv of a cluster whose clients use TLS: each member's readiness probe"
+                            + " runs etcdctl in the etcd container, which would ask for the password on a terminal it"
+                            + " does not have");
                 } else if (probedWithEtcdctl && ETCDCTL_PROBE_ENV.contains(envName)
                         && !(envName.equals("ETCDCTL_API") && apiValueAccepted(inputs.value(i)))) {
                     checks.fail(path, envName + (envName.equals("ETCDCTL_API") ? " can only be \"3\"" : " cannot be set")

@@ -243,12 +243,13 @@ class ClusterSpecValidatorTest {
     void theOperatorsPodAnnotationsAreReserved() {
         EtcdClusterSpec spec = spec(3, null);
         spec.getPod().setAnnotations(Map.of("etcd.database.coreos.com/tls-fingerprint", "x",
-                "etcd.database.coreos.com/placement", "y", "example.com/etcd.database.coreos.com", "z"));
+                "etcd.database.coreos.com/placement", "y", "example.com/etcd.database.coreos.com", "z",
+                "etcd.database.coreos.com/team", "w"));
         assertThat(validator.validate(spec).errors()).extracting(FieldError::message)
-                .containsExactly("annotation 'etcd.database.coreos.com/placement' is reserved for the operator"
-                        + " ('etcd.database.coreos.com/*': it records on each pod what the pod was made from)",
-                        "annotation 'etcd.database.coreos.com/tls-fingerprint' is reserved for the operator"
-                                + " ('etcd.database.coreos.com/*': it records on each pod what the pod was made from)");
+                .containsExactly("annotation 'etcd.database.coreos.com/placement' is reserved for the operator: it"
+                        + " records on each pod what the pod was made from",
+                        "annotation 'etcd.database.coreos.com/tls-fingerprint' is reserved for the operator: it"
+                                + " records on each pod what the pod was made from");
     }
 
     @Test
@@ -338,8 +339,7 @@ class ClusterSpecValidatorTest {
                 List.of("ETCDCTL_DISCOVERY_SRV_NAME", "x"), List.of("ETCDCTL_ENDPOINTS", "https://x:2379"),
                 List.of("ETCDCTL_CACERT", "/ca.crt"), List.of("ETCDCTL_CERT", "/c.crt"), List.of("ETCDCTL_KEY", "/k"),
                 List.of("ETCDCTL_DIAL_TIMEOUT", "5s"), List.of("ETCDCTL_COMMAND_TIMEOUT", "9s"),
-                List.of("ETCDCTL_USER", "root"), List.of("ETCDCTL_PASSWORD", "secret"),
-                List.of("ETCDCTL_AUTH_JWT_TOKEN", "t"))) {
+                List.of("ETCDCTL_USER", "root"))) {
             var inputs = new ClusterSpecValidator.PodInputs(List.of(env.get(0)), List.of(env.get(1)), null);
             assertThat(validator.validate("example", plain, inputs).valid()).as("%s without TLS", env).isTrue();
             assertThat(validator.validate("example", tls, inputs).errors()).as("%s", env)
@@ -347,6 +347,12 @@ class ClusterSpecValidatorTest {
         }
         assertThat(validator.validate("example", tls, new ClusterSpecValidator.PodInputs(List.of("ETCDCTL_API"),
                 List.of("3"), null)).valid()).isTrue();
+        // a user with a password: the probe authenticates
+        assertThat(validator.validate("example", tls, new ClusterSpecValidator.PodInputs(List.of("ETCDCTL_USER"),
+                List.of("root:secret"), null)).valid()).isTrue();
+        assertThat(validator.validate("example", tls, new ClusterSpecValidator.PodInputs(
+                List.of("ETCDCTL_USER", "ETCDCTL_PASSWORD"), java.util.Arrays.asList("root", null), null)).valid())
+                .isTrue();
         assertThat(validator.validate("example", tls, new ClusterSpecValidator.PodInputs(List.of("ETCDCTL_API"),
                 null, null)).valid()).as("from a source: not known here, not refused").isTrue();
     }
