@@ -85,18 +85,8 @@ public class BackupMetrics {
     /** @param interval the spec's interval between backups; zero for a one-shot backup */
     void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at,
             Duration interval) {
-        taken(namespace, backup, cluster, took, size, at, interval, false);
-    }
-
-    /** @param retention whether the EtcdBackup keeps a number of backups ({@code maxBackups}) */
-    void taken(String namespace, String backup, String cluster, Duration took, long size, Instant at,
-            Duration interval, boolean retention) {
         Tags tags = tags(namespace, backup, cluster);
         backups(tags.and("result", "success")).increment();
-        if (retention) {
-            // from the first success on, so that the first failure is an increase
-            retentionFailures(tags);
-        }
         duration(tags.and("result", "success")).record(took);
         size(namespace, backup, cluster).set(size);
         if (!interval.isZero()) {
@@ -121,6 +111,11 @@ public class BackupMetrics {
                 size(namespace, backup, cluster).set(size);
             }
         }
+    }
+
+    /** The retention failures' series of a periodic EtcdBackup that keeps a number of backups, at 0 until one fails. */
+    void retentionSeries(String namespace, String backup, String cluster) {
+        retentionFailures(tags(namespace, backup, cluster));
     }
 
     /** Retention after a backup deleted nothing, or not all it was to delete (a RetentionFailed Event says why). */

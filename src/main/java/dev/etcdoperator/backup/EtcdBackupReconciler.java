@@ -350,6 +350,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         Duration interval = interval(backup.getSpec().getBackupPolicy());
         metrics.spec(backup.getMetadata().getNamespace(), backup.getMetadata().getName(), interval,
                 backup.getSpec().getRestoreDrill() != null);
+        BackupPolicy policy = backup.getSpec().getBackupPolicy();
+        if (!interval.isZero() && policy != null && policy.getMaxBackups() != null && policy.getMaxBackups() > 0) {
+            // from the first look on, so that a first failure after a restart is an increase
+            metrics.retentionSeries(backup.getMetadata().getNamespace(), backup.getMetadata().getName(), cluster);
+        }
         if (status.getLastVerifiedDate() != null && backup.getSpec().getRestoreDrill() != null) {
             try {
                 metrics.rememberedVerified(backup.getMetadata().getNamespace(), backup.getMetadata().getName(),
@@ -397,9 +402,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             deferred.put(backup.getMetadata().getUid(), new Deferred(result.deferred(), result.path(),
                     backup.getMetadata().getGeneration()));
         }
-        BackupPolicy policy = backup.getSpec().getBackupPolicy();
-        boolean retention = periodic && policy != null && policy.getMaxBackups() != null && policy.getMaxBackups() > 0;
-        metrics.taken(namespace, name, cluster, result.took(), result.size(), done, interval, retention);
+        metrics.taken(namespace, name, cluster, result.took(), result.size(), done, interval);
         if (result.retentionProblem() != null) {
             events.warning(backup, REASON_RETENTION, result.retentionProblem());
             metrics.retentionFailed(namespace, name, cluster);
