@@ -398,6 +398,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         Instant done = finished.done();
         String message = statusBuilder.succeeded(status, result, done, backup.getMetadata().getGeneration());
         events.normal(backup, REASON_TAKEN, message);
+        deferred.remove(backup.getMetadata().getUid());
         if (result.deferred() != null && !result.deferred().equals(result.path())) {
             deferred.put(backup.getMetadata().getUid(), new Deferred(result.deferred(), result.path(),
                     backup.getMetadata().getGeneration()));

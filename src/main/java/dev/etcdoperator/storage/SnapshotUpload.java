@@ -500,11 +500,7 @@ public final class SnapshotUpload {
      */
     private void cleanUp(S3Location partial, S3Location uploadAt, String uploadId, boolean completed,
             boolean completing, String owner, Instant deadline) {
-        if (uploadId != null && !completed && !abortQuietly(uploadAt, uploadId, deadline)) {
-            LOG.warnf("keeping %s, which marks the upload %s that could not be aborted: the next backup's clean-up"
-                    + " aborts it", partial, uploadId);
-            return;
-        }
+        boolean gone = uploadId == null || completed || abortQuietly(uploadAt, uploadId, deadline);
         if ((completed || completing) && !uploadAt.equals(partial)) {
             try {
                 HeadObjectResponse there = s3.headObject(b -> b.bucket(uploadAt.bucket()).key(uploadAt.key())
@@ -515,6 +511,11 @@ public final class SnapshotUpload {
             } catch (RuntimeException e) {
                 LOG.warnf("could not check %s after a failed backup: %s", uploadAt, e.getMessage());
             }
+        }
+        if (!gone) {
+            LOG.warnf("keeping %s, which marks the upload %s that could not be aborted: the next backup's clean-up"
+                    + " aborts it", partial, uploadId);
+            return;
         }
         deleteQuietly(partial, deadline);
     }

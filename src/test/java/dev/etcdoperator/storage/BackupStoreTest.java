@@ -254,6 +254,23 @@ class BackupStoreTest {
         }
     }
 
+    /** A completion the store did but answered too late, then an abort that fails: the object still goes. */
+    @Test
+    void aCompletionAnsweredTooLateLeavesNoObjectEvenWhenTheAbortFails() throws Exception {
+        s3.completionAnsweredTooLate = true;
+        s3.failedAborts = 1;
+        S3Location target = new S3Location(BUCKET, "free/late.db");
+
+        assertThatThrownBy(() -> store.upload(new ByteArrayInputStream(snapshot(2, 4)), target, metadata(ME),
+                deadline())).isInstanceOf(BackupFailure.class);
+
+        assertThat(s3.objects.keySet()).as("only the partial object, kept since the abort failed").singleElement()
+                .satisfies(k -> assertThat(BackupNames.isOwnPartial(k, target.key(), false, ME)).isTrue());
+        store.cleanUpInterrupted(target, false, ME, Instant.now().plusSeconds(1), deadline());
+        assertThat(s3.objects).isEmpty();
+        assertThat(s3.uploads).isEmpty();
+    }
+
     @Test
     void aBackupToAFreeKeyIsUploadedThereAndItsChecksumsBecomeTagsWithoutACopy() throws Exception {
         List<String> uploadedTo = new java.util.ArrayList<>();
