@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefi
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRuleBuilder;
 
 /**
  * Finishes the CRDs the build generates (set as {@code quarkus.operator-sdk.crd.post-processor}; runs at build time
@@ -77,8 +76,8 @@ public class CrdPostProcessor implements CRDPostProcessor {
 
     /**
      * A quantity ({@code cpu: 0.5}) may be a number in a manifest, as in a pod's and in the CoreOS operator's CRD,
-     * which had no schema: the generator's integer-or-string refuses it. Such a node takes a number or a string, and a
-     * string must still read as a quantity.
+     * which had no schema: the generator's integer-or-string refuses it. Such a node keeps any value; a string must
+     * still read as a quantity.
      */
     static void quantitiesTakeNumbers(JSONSchemaProps node) {
         if (node == null) {
@@ -89,9 +88,6 @@ public class CrdPostProcessor implements CRDPostProcessor {
             node.setXKubernetesIntOrString(null);
             node.setAnyOf(new java.util.ArrayList<>());
             node.setXKubernetesPreserveUnknownFields(true);
-            node.setXKubernetesValidations(new java.util.ArrayList<>(List.of(new ValidationRuleBuilder()
-                    .withRule("type(self) == string || type(self) == int || type(self) == double")
-                    .withMessage("must be a quantity: a number or a string such as 500m or 1Gi").build())));
         }
         if (node.getProperties() != null) {
             node.getProperties().values().forEach(CrdPostProcessor::quantitiesTakeNumbers);
