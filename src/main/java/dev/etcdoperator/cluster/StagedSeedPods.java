@@ -75,26 +75,28 @@ public final class StagedSeedPods {
 
     /** Why the cluster's members could not use its TLS Secrets (missing, a key missing, not a pair), if they could not. */
     public static Optional<String> tlsProblem(EtcdCluster cluster, KubernetesClient client) {
+        return tls(cluster, client).map(ClusterTls.Loaded::problem);
+    }
+
+    /** The cluster's TLS Secrets as its members use them; empty when its members use none. */
+    private static Optional<ClusterTls.Loaded> tls(EtcdCluster cluster, KubernetesClient client) {
         if (!ClusterTls.enabled(cluster.getSpec())) {
             return Optional.empty();
         }
         String namespace = cluster.getMetadata().getNamespace();
-        ClusterTls.Loaded tls = ClusterTls.load(cluster.getSpec(), namespace,
-                secret -> client.secrets().inNamespace(namespace).withName(secret).get());
-        return Optional.ofNullable(tls.problem());
+        return Optional.of(ClusterTls.load(cluster.getSpec(), namespace,
+                secret -> client.secrets().inNamespace(namespace).withName(secret).get()));
     }
 
     private static Optional<Pod> seedPod(EtcdCluster cluster, String member, String snapshotSecret,
             KubernetesClient client) {
-        String namespace = cluster.getMetadata().getNamespace();
         MemberTlsKeys tlsKeys = MemberTlsKeys.COREOS;
-        if (ClusterTls.enabled(cluster.getSpec())) {
-            ClusterTls.Loaded tls = ClusterTls.load(cluster.getSpec(), namespace,
-                    secret -> client.secrets().inNamespace(namespace).withName(secret).get());
-            if (!tls.ok()) {
+        Optional<ClusterTls.Loaded> tls = tls(cluster, client);
+        if (tls.isPresent()) {
+            if (!tls.get().ok()) {
                 return Optional.empty();
             }
-            tlsKeys = tls.keys();
+            tlsKeys = tls.get().keys();
         }
         MemberNaming naming = ClusterResources.naming(cluster);
         var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
