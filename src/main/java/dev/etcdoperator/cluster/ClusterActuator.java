@@ -175,9 +175,10 @@ final class ClusterActuator {
                 events.warning(cluster, "QuorumRestoreCreated", restore.describe());
             }
         } else if (step instanceof Step.DeletePod delete) {
-            if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason())) {
-                // before the pod (which keeps it until it is gone): stopped in between, no claim is left behind. A
-                // failed recovery member keeps its claim: an earlier pod of it may have run etcd there and taken
+            if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason()) || Step.DeletePod.SPLIT_OFF.equals(delete.reason())) {
+                // before the pod (which keeps it until it is gone): stopped in between, no claim is left behind (a
+                // split-off member's claim holds its own new cluster, on which a pod made again would lead it again).
+                // A failed recovery member keeps its claim: an earlier pod of it may have run etcd there and taken
                 // writes, and its next pod keeps a data directory it finds (and clears a partial copy)
                 client.persistentVolumeClaims().inNamespace(o.namespace()).withName(delete.name()).delete();
             }

@@ -150,6 +150,26 @@ final class ClusterObserver {
                     health.keySet().retainAll(ids);
                     revision = Math.max(revision, askHealth(a, list, clientUrlByPod, naming, health, urlById));
                 }
+                Optional<EtcdAdmin.Members> further = furtherUnlisted(a, list, clientUrlByPod, naming, health);
+                if (further.isPresent()) {
+                    List<Member> theirs = further.get().members();
+                    Set<Long> ids = theirs.stream().map(Member::id).collect(Collectors.toSet());
+                    health.keySet().retainAll(ids);
+                    revision = Math.max(revision, askHealth(a, theirs, clientUrlByPod, naming, health, urlById));
+                    list = fromLeader(a, further.get(), health, urlById, namespace, name);
+                    if (list != theirs) {
+                        Set<Long> leaders = list.stream().map(Member::id).collect(Collectors.toSet());
+                        health.keySet().retainAll(leaders);
+                        revision = Math.max(revision, askHealth(a, list, clientUrlByPod, naming, health, urlById));
+                    }
+                }
+                List<Member> seen = list;
+                for (long id : splitOff(a, seen, health, urlById)) {
+                    // its answers are its own cluster's: it counts as no healthy member of this one
+                    health.put(id, new MemberHealth(id, false, false, null, 0));
+                    seen.stream().filter(m -> m.id() == id).map(m -> memberName(m, naming)).findFirst()
+                            .ifPresent(n -> memberPods.replaceAll(p -> p.name().equals(n) ? p.withSplitOff() : p));
+                }
                 members = Optional.of(list.stream().map(m -> new EtcdMember(m.id(), m.name(),
                         m.peerUrls().isEmpty() ? "" : m.peerUrls().get(0), m.learner())).toList());
                 // etcd answers the alarm list through raft: with no leader the call would wait out its deadline,
@@ -223,6 +243,76 @@ final class ClusterObserver {
                     name, e.getMessage(), listed.answeredBy());
             return listed.members();
         }
+    }
+
+    /**
+     * The member list of a pod the list lacks whose etcd has applied more of the raft log than any listed member
+     * answered with: the list may come from a member whose data was wiped and that started a new cluster of its own
+     * (under the same IDs), the members of the cluster not asked. Empty when no such pod answers.
+     */
+    static Optional<EtcdAdmin.Members> furtherUnlisted(EtcdAdmin admin, List<Member> list,
+            Map<String, String> clientUrlByPod, MemberNaming naming, Map<Long, MemberHealth> health) {
+        Set<String> listed = list.stream().map(m -> memberName(m, naming)).collect(Collectors.toSet());
+        long furthest = health.values().stream().mapToLong(MemberHealth::raftIndex).max().orElse(0);
+        MemberStatus ahead = null;
+        String aheadUrl = null;
+        for (Map.Entry<String, String> pod : new java.util.TreeMap<>(clientUrlByPod).entrySet()) {
+            if (listed.contains(pod.getKey())) {
+                continue;
+            }
+            try {
+                MemberStatus status = admin.status(pod.getValue());
+                if (status != null && status.raftIndex() > furthest) {
+                    furthest = status.raftIndex();
+                    ahead = status;
+                    aheadUrl = pod.getValue();
+                }
+            } catch (EtcdAdminException e) {
+                LOG.debugf("pod %s, which the member list lacks, does not answer: %s", pod.getKey(), e.getMessage());
+            }
+        }
+        if (ahead == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new EtcdAdmin.Members(ahead.memberId(), admin.members(aheadUrl)));
+        } catch (EtcdAdminException e) {
+            LOG.debugf("%s did not list the members: %s", aheadUrl, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The listed members that answer as the leader of a cluster of their own beside the leader with the newest log:
+     * their own member list lacks a majority of the list's members (a leader merely cut off from the others lists
+     * them all). Such a member was started again on an empty data directory with its first
+     * {@code --initial-cluster-state=new}, and serves none of the cluster's data.
+     */
+    static Set<Long> splitOff(EtcdAdmin admin, List<Member> list, Map<Long, MemberHealth> health,
+            Map<Long, String> urlById) {
+        Optional<Long> leader = health.entrySet().stream().filter(e -> e.getValue().leader())
+                .max(java.util.Comparator.comparingLong(e -> e.getValue().raftIndex())).map(Map.Entry::getKey);
+        if (leader.isEmpty()) {
+            return Set.of();
+        }
+        Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
+        Set<Long> split = new java.util.TreeSet<>();
+        for (Map.Entry<Long, MemberHealth> e : health.entrySet()) {
+            String url = urlById.get(e.getKey());
+            if (!e.getValue().leader() || e.getKey().equals(leader.get()) || url == null) {
+                continue;
+            }
+            try {
+                long known = admin.members(url).stream().filter(m -> ids.contains(m.id())).count();
+                if (known < list.size() / 2 + 1) {
+                    split.add(e.getKey());
+                }
+            } catch (EtcdAdminException ex) {
+                LOG.debugf("member %x, which answers as a leader too, did not list the members: %s", e.getKey(),
+                        ex.getMessage());
+            }
+        }
+        return split;
     }
 
     /**

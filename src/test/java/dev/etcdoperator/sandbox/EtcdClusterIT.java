@@ -425,6 +425,94 @@ class EtcdClusterIT {
         client().persistentVolumeClaims().inNamespace(NS).withLabel("etcd_cluster", "kappa").delete();
     }
 
+    /**
+     * The seed (started alone with {@code --initial-cluster-state=new}) loses its data directory and its etcd is started
+     * again in place while the other members do not answer (frozen): it elects itself in a new, empty cluster of its
+     * own under the same IDs, whose member list names itself alone. That list must not be acted on (the others' pods
+     * and claims would be deleted as no members', and members added to the wrong cluster): the operator changes
+     * nothing and says why. Once the others answer again, the cluster comes back with every member serving what was
+     * written before (the seed either rejoins from the leader's log or is replaced), the others' pods untouched.
+     */
+    @Test
+    void aSeedWhoseDataIsWipedLeadsItsOwnClusterAndIsNotTakenForTheCluster() throws Exception {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: omicron, namespace: default}
+                spec:
+                  size: 3
+                  version: 3.5.35
+                  pod:
+                    affinity:
+                      nodeAffinity:
+                        preferredDuringSchedulingIgnoredDuringExecution:
+                        - weight: 1
+                          preference:
+                            matchExpressions: [{key: kubernetes.io/os, operator: In, values: [linux]}]
+                    persistentVolumeClaimSpec:
+                      accessModes: [ReadWriteOnce]
+                      resources: {requests: {storage: 1Gi}}
+                """, EtcdCluster.class)).create();
+        String seed = awaitConverged("omicron", 3).getSeedMember();
+        assertThat(seed).isNotNull();
+        for (int i = 0; i < 50; i++) {
+            new Etcdctl(endpoints("omicron")).put("before-the-wipe-" + i, "kept");
+        }
+        Map<String, String> others = new HashMap<>();
+        List<Long> frozen = new java.util.ArrayList<>();
+        for (Pod p : pods("omicron")) {
+            if (!p.getMetadata().getName().equals(seed)) {
+                others.put(p.getMetadata().getName(), p.getMetadata().getUid());
+                frozen.add(pid(p));
+            }
+        }
+        assertThat(others).hasSize(2);
+
+        Pod wiped = pod("omicron", seed);
+        String seedUrl = "http://" + wiped.getStatus().getPodIP() + ":2379";
+        try {
+            frozen.forEach(pid -> signal("-STOP", pid));
+            deleteRecursively(sandbox.pods().claimDirectory(NS, seed).resolve("data"));
+            ProcessHandle.of(pid(wiped)).ifPresent(ProcessHandle::destroyForcibly);
+            // started again in place on no data, with no other member to hear from: a cluster of its own
+            await().atMost(CONVERGE).ignoreExceptions().untilAsserted(() -> assertThat(new Etcdctl(seedUrl)
+                    .run("member", "list").output().lines().filter(l -> l.contains(",")).toList()).hasSize(1));
+            await().atMost(CONVERGE).untilAsserted(() -> assertThat(status("omicron").getConditions())
+                    .anySatisfy(c -> {
+                        assertThat(c.getType()).isEqualTo("Available");
+                        assertThat(c.getStatus()).isEqualTo("False");
+                        assertThat(c.getReason()).isEqualTo("MemberListPartial");
+                        assertThat(c.getMessage()).contains(others.keySet().toArray(String[]::new));
+                    }));
+            for (Map.Entry<String, String> other : others.entrySet()) {
+                assertThat(pod("omicron", other.getKey())).as("pod " + other.getKey()).isNotNull()
+                        .extracting(p -> p.getMetadata().getUid()).isEqualTo(other.getValue());
+                assertThat(client().persistentVolumeClaims().inNamespace(NS).withName(other.getKey()).get())
+                        .as("claim " + other.getKey()).isNotNull()
+                        .extracting(c -> c.getMetadata().getDeletionTimestamp()).isNull();
+            }
+        } finally {
+            frozen.forEach(pid -> signal("-CONT", pid));
+        }
+
+        awaitConverged("omicron", 3);
+        for (Map.Entry<String, String> other : others.entrySet()) {
+            assertThat(pod("omicron", other.getKey())).as("pod " + other.getKey()).isNotNull()
+                    .extracting(p -> p.getMetadata().getUid()).isEqualTo(other.getValue());
+        }
+        assertThat(events("omicron")).extracting(Event::getReason).doesNotContain("StepFailed");
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            for (String url : endpointList("omicron")) {
+                for (int i = 0; i < 50; i += 7) {
+                    assertThat(new Etcdctl(url).run("get", "before-the-wipe-" + i, "--print-value-only",
+                            "--consistency=s").output()).as(url).contains("kept");
+                }
+            }
+        });
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("omicron").delete();
+        await().atMost(CONVERGE).until(() -> pods("omicron").isEmpty());
+    }
+
     private static void deleteRecursively(java.nio.file.Path dir) throws java.io.IOException {
         if (!java.nio.file.Files.exists(dir)) {
             return;

@@ -75,7 +75,10 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   <li>without claims, every pod has ended: {@link AllMembersLost};</li>
  *   <li>else {@link QuorumLost}: the pods run or have ended, none answers.</li>
  *   </ul></li>
- * <li>A member etcd knows has no pod and needs one: added but never started, or persistent with its claim
+ * <li>A member whose etcd leads a new cluster of its own beside the cluster: {@link DeletePod} {@code MemberSplitOff}
+ *   with its claim; a member list lacking a majority of the pods whose etcd has run: {@link Wait}
+ *   {@code MemberListPartial}, nothing changed (see {@link #splitOff}). Else a member etcd knows has no pod and needs
+ *   one: added but never started, or persistent with its claim
  *   present: {@link CreateMemberPod} with state {@code existing} (not while a pod of that name is still
  *   terminating: see rule 15). This changes no membership, so it is done even without quorum: it is how quorum
  *   comes back.</li>
@@ -548,6 +551,51 @@ public final class ClusterPlanner {
     }
 
     /**
+     * A member started again in place on an empty data directory (wiped, or its volume lost) with the
+     * {@code --initial-cluster-state=new} it was first started with makes a new cluster of its own under the same
+     * IDs, and answers as its leader. A member the observer saw leading such a cluster beside the real one
+     * ({@link MemberPod#splitOff}) has its pod and claim deleted: its member is then replaced as a dead one. While the
+     * list the members answered lacks a majority of the pods whose etcd has run (not terminating), it may come from
+     * such a member alone, the others not answering: acting on it would delete their pods and claims as no
+     * members' and add members to the wrong cluster, so nothing is changed until they answer. Not during a quorum
+     * recovery, whose new member lists itself alone by design while the old pods are retired.
+     */
+    static Optional<Step> splitOff(ClusterObservation o, List<Seat> seats) {
+        for (Seat s : seats) {
+            if (s.pod().filter(p -> p.splitOff() && !p.terminating()).isPresent()) {
+                return Optional.of(new DeletePod(s.name(), DeletePod.SPLIT_OFF));
+            }
+        }
+        List<String> unlisted = partialListLacks(o, seats);
+        if (unlisted.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Wait(Wait.MEMBER_LIST_PARTIAL, "The members that answered list "
+                + String.join(", ", seats.stream().map(ClusterPlanner::label).toList()) + ", but not "
+                + String.join(", ", unlisted) + ", whose etcd has run: a member started again on an empty data"
+                + " directory may lead a new cluster of its own. The operator changes nothing (no pod is deleted as"
+                + " no member's, no member is added) until those members answer. If they were removed from the"
+                + " cluster on purpose, delete their pods; if they are lost for good, restore the cluster from a"
+                + " backup."));
+    }
+
+    /**
+     * The pods whose etcd has run (not terminating) that the member list lacks, when they are a majority of them and
+     * the listed members together: the list may be one member's own new cluster (see {@link #splitOff}). Empty
+     * otherwise, and during a quorum recovery.
+     */
+    static List<String> partialListLacks(ClusterObservation o, List<Seat> seats) {
+        if (o.quorumLoss() != null && o.quorumLoss().recovery() != null) {
+            return List.of();
+        }
+        Set<String> listed = new HashSet<>();
+        seats.forEach(s -> listed.add(s.name()));
+        List<String> unlisted = sortedByName(o.livePods()).stream()
+                .filter(p -> p.etcdStarted() && !listed.contains(p.name())).map(MemberPod::name).toList();
+        return unlisted.size() < majority(seats.size() + unlisted.size()) ? List.of() : unlisted;
+    }
+
+    /**
      * Every member is lost with its data: with policy FromBackup the cluster is restored from its newest backup
      * after the grace period, as a quorum lost for good is; otherwise a person decides.
      */
@@ -568,6 +616,12 @@ public final class ClusterPlanner {
 
     private Step planWithMembers(ClusterObservation o, List<Seat> seats) {
         MemberNaming naming = o.naming();
+        // 2a. a member list that may be one member's own new cluster changes nothing; a member whose etcd leads
+        // such a cluster beside the real one goes
+        Optional<Step> splitOff = splitOff(o, seats);
+        if (splitOff.isPresent()) {
+            return splitOff.get();
+        }
         // 3. members etcd knows that need a pod; not a membership change
         for (Seat s : seats) {
             if (s.pod().isPresent() || s.name().isEmpty()) {

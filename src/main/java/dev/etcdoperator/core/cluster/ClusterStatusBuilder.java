@@ -300,6 +300,10 @@ public final class ClusterStatusBuilder {
             return condition(AVAILABLE, false, "NoMemberReachable", "No etcd member answers yet ("
                     + (step instanceof Wait w ? w.message() : "pods " + podNames(o.livePods())) + ").");
         }
+        if (step instanceof Wait w && Wait.MEMBER_LIST_PARTIAL.equals(w.reason())) {
+            // what answered may be one member's own new cluster, not this one's data
+            return condition(AVAILABLE, false, w.reason(), w.message());
+        }
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         long healthy = voters.stream().filter(Seat::healthy).count();
         if (healthy < ClusterPlanner.majority(voters.size())) {
@@ -338,8 +342,8 @@ public final class ClusterStatusBuilder {
             return condition(RECOVERING, true, REASON_RECOVERING_QUORUM, step.describe());
         }
         if (step instanceof DeletePod d) {
-            return condition(RECOVERING, true,
-                    DeletePod.NOT_A_MEMBER.equals(d.reason()) ? "DeletingStrayPod" : "RestartingMember", d.describe());
+            return condition(RECOVERING, true, DeletePod.NOT_A_MEMBER.equals(d.reason()) ? "DeletingStrayPod"
+                    : DeletePod.SPLIT_OFF.equals(d.reason()) ? DeletePod.SPLIT_OFF : "RestartingMember", d.describe());
         }
         if (step instanceof CreateMemberPod c && CreateMemberPod.RECREATING_IN_PLACE.equals(c.reason())) {
             return condition(RECOVERING, true, CreateMemberPod.RECREATING_IN_PLACE, c.describe());
@@ -665,7 +669,8 @@ public final class ClusterStatusBuilder {
     private static boolean recoveryWait(Wait w) {
         return Wait.MEMBER_NOT_HEALTHY.equals(w.reason()) || Wait.POD_TERMINATING.equals(w.reason())
                 || Wait.RECOVERY_MEMBER_STARTING.equals(w.reason())
-                || Wait.QUORUM_AT_RISK.equals(w.reason()) || Wait.CORRUPT_ALARM.equals(w.reason());
+                || Wait.QUORUM_AT_RISK.equals(w.reason()) || Wait.CORRUPT_ALARM.equals(w.reason())
+                || Wait.MEMBER_LIST_PARTIAL.equals(w.reason());
     }
 
     private static List<MemberDetail> memberDetails(ClusterObservation o, List<Seat> seats) {

@@ -32,13 +32,32 @@ import java.util.Objects;
  * @param dataMissing the pod was made again in place on its member's claim, and found no etcd data there (its check
  *                    of the data directory failed): its etcd would refuse to start (an existing member without its
  *                    data), so the member is lost for good
+ * @param splitOff    its etcd answers as the leader of a cluster of its own, whose member list lacks most members of
+ *                    the cluster's leader's list: started again on an empty data directory with its first
+ *                    {@code --initial-cluster-state=new}, it made a new cluster under the same IDs, which serves none
+ *                    of the cluster's data
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
-        boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing) {
+        boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing,
+        boolean splitOff) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** Not split off. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+            boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, false);
+    }
+
+    /** The same pod, whose etcd leads a cluster of its own (see {@link #splitOff}). */
+    public MemberPod withSplitOff() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, true);
     }
 
     /** A pod made on its member's data that found it. */
@@ -55,7 +74,7 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
      */
     public MemberPod withDataMissing() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, true);
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, true, splitOff);
     }
 
     /** A pod whose image the kubelet has, or is getting. */
@@ -97,31 +116,31 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing);
+                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff);
     }
 
     /** The same pod, as one whose etcd is started again in place (a pod that runs once, not to be replaced yet). */
     public MemberPod restartingInPlace() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository, dataMissing);
+                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository, dataMissing, splitOff);
     }
 
     /** The same pod, whose etcd is not started again when it ends. */
     public MemberPod runningOnce() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository, dataMissing);
+                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository, dataMissing, splitOff);
     }
 
     /** The same pod, whose etcd image the kubelet cannot get, for {@code problem}. */
     public MemberPod withImageProblem(String problem) {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository, dataMissing);
+                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository, dataMissing, splitOff);
     }
 
     /** The same pod, whose etcd image is of another repository than spec.repository names. */
     public MemberPod ofOtherRepository() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true, dataMissing);
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true, dataMissing, splitOff);
     }
 
     /** Without a deletion timestamp. */

@@ -197,6 +197,11 @@ public sealed interface Step {
         public static final String FIRST_MEMBER_FAILED = "FirstMemberFailed";
         /** The pod of a learner ended before its etcd joined the cluster: it is created again. */
         public static final String LEARNER_FAILED = "LearnerPodFailed";
+        /**
+         * The pod's etcd leads a cluster of its own, not the cluster's data ({@link MemberPod#splitOff}): it goes
+         * with its claim, and its member, without a pod, is replaced as a dead one.
+         */
+        public static final String SPLIT_OFF = "MemberSplitOff";
 
         @Override
         public String describe() {
@@ -208,6 +213,9 @@ public sealed interface Step {
                         + " started (see its init containers' logs and Events), to create it again.";
                 case LEARNER_FAILED -> "Deleting pod " + name + " of a learner, which ended before its etcd joined"
                         + " the cluster (see its logs and Events), to create it again.";
+                case SPLIT_OFF -> "Deleting pod " + name + " and its claim: its etcd leads a new cluster of its own"
+                        + " (started again on an empty data directory, it did not rejoin the cluster) and serves none of"
+                        + " the cluster's data; its member is then replaced by a new one.";
                 default -> "Deleting pod " + name + ", which ended or whose etcd keeps failing, to recreate it on"
                         + " its data claim.";
             };
@@ -409,6 +417,11 @@ public sealed interface Step {
         public static final String CORRUPT_ALARM = "CorruptAlarm";
         /** etcd's downgrade is enabled; members have not rewritten their data in the older format yet. */
         public static final String DOWNGRADE_PENDING = "DowngradePending";
+        /**
+         * The member list came from members that lack most of the pods whose etcd has run: it may be a member's own
+         * new cluster (its data wiped), not the cluster; nothing is changed on it.
+         */
+        public static final String MEMBER_LIST_PARTIAL = "MemberListPartial";
 
         @Override
         public String describe() {

@@ -613,6 +613,25 @@ final class ClusterFixture {
         return this;
     }
 
+    /**
+     * The member list answered comes from {@code member} alone, leading a new cluster of its own (its data wiped):
+     * the other members are not in it, their pods stay as they are.
+     */
+    ClusterFixture listedByAlone(String member) {
+        EtcdMember m = members.get(member);
+        members.clear();
+        health.clear();
+        members.put(member, m);
+        health.put(m.id(), new MemberHealth(m.id(), true, true, version, 8));
+        return this;
+    }
+
+    /** The member's etcd leads a cluster of its own beside this one: it counts as no healthy member of it. */
+    ClusterFixture splitOff(String member) {
+        pods.put(member, pods.get(member).withSplitOff());
+        return unhealthy(member);
+    }
+
     private void persistentClaim(String name) {
         if (persistent) {
             claims.add(name);

@@ -26,6 +26,14 @@ class ClusterHealthTest {
     }
 
     @Test
+    void aListFromOneMemberLeadingItsOwnClusterIsNoQuorum() {
+        ClusterFixture f = ClusterFixture.running(3, "3.5.17").listedByAlone("demo-a");
+        assertThat(ClusterHealth.of(f.observe())).isEqualTo(new ClusterHealth(1, 2, 0, 3, 3, false, false));
+        ClusterFixture split = ClusterFixture.running(3, "3.5.17").splitOff("demo-a").leader("demo-b");
+        assertThat(ClusterHealth.of(split.observe())).isEqualTo(new ClusterHealth(2, 1, 0, 3, 3, true, true));
+    }
+
+    @Test
     void twoSilentVotersOfThreeLoseQuorum() {
         ClusterFixture f = ClusterFixture.running(3, "3.5.17").unhealthy("demo-a").sick("demo-b");
         ClusterHealth h = ClusterHealth.of(f.observe());

@@ -459,6 +459,55 @@ class ClusterPlannerTest {
     }
 
     @Test
+    void aMemberListFromOneMemberLeadingItsOwnClusterChangesNothing() {
+        // demo-a's data was wiped and it started a new cluster of its own; demo-b and demo-c do not answer now
+        for (ClusterFixture f : List.of(running(3, V).listedByAlone("demo-a"),
+                running(3, V).persistent().listedByAlone("demo-a"),
+                running(3, V).listedByAlone("demo-a").podCrashLooping("demo-b").podStopped("demo-c"),
+                running(5, V).listedByAlone("demo-a").podGone("demo-e"))) {
+            assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+                assertThat(w.reason()).isEqualTo(Wait.MEMBER_LIST_PARTIAL);
+                assertThat(w.message()).contains("demo-a", "demo-b", "demo-c");
+            });
+        }
+    }
+
+    @Test
+    void aMemberRemovedWhosePodIsLeftIsStillDeletedOneAtATime() {
+        // a scale down removed demo-c from etcd; its pod is deleted next
+        ClusterFixture f = running(3, V).size(2);
+        f.apply(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.SCALE_DOWN));
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-c", DeletePod.NOT_A_MEMBER));
+        // down to one member: the last pod removed from two is no majority of them either
+        ClusterFixture g = running(2, V).size(1);
+        g.apply(new RemoveMember(g.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN));
+        assertThat(plan(g)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void podsWhoseEtcdNeverRanDoNotMakeTheMemberListPartial() {
+        ClusterFixture f = running(1, V).podOnlyBeforeEtcd("demo-x", false).podOnlyBeforeEtcd("demo-y", true);
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-x", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void aMemberLeadingItsOwnClusterBesideTheClusterIsDeletedWithItsClaimAndReplaced() {
+        ClusterFixture f = running(3, V).splitOff("demo-a").leader("demo-b");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-a", DeletePod.SPLIT_OFF));
+        assertThat(new DeletePod("demo-a", DeletePod.SPLIT_OFF).describe()).contains("its claim", "replaced");
+        f.apply(plan(f));
+        assertThat(plan(f)).isEqualTo(new RemoveMember(f.id("demo-a"), "demo-a", RemoveMember.DEAD_MEMBER, false));
+        playOut(f);
+        assertThat(f.memberNames()).hasSize(3).doesNotContain("demo-a");
+
+        // on claims: the actuator deletes its claim with the pod, so it is not made again on that data
+        ClusterFixture p = running(3, V).persistent().splitOff("demo-a").leader("demo-b");
+        assertThat(plan(p)).isEqualTo(new DeletePod("demo-a", DeletePod.SPLIT_OFF));
+        p.apply(plan(p)).withoutClaim("demo-a");
+        assertThat(plan(p)).isEqualTo(new RemoveMember(p.id("demo-a"), "demo-a", RemoveMember.DEAD_MEMBER, false));
+    }
+
+    @Test
     void aPodThatIsNoMemberIsDeleted() {
         assertThat(plan(running(3, V).pod("demo-x", true, true, V)))
                 .isEqualTo(new DeletePod("demo-x", DeletePod.NOT_A_MEMBER));

@@ -76,6 +76,17 @@ class ClusterStatusBuilderTest {
                 "2026-01-01T00:00:00Z"));
     }
 
+    @Test
+    void aMemberListThatMayBeOneMembersOwnClusterIsNotReportedAvailable() {
+        EtcdClusterStatus s = report(ClusterFixture.running(3, V).listedByAlone("demo-a"));
+        assertCondition(s, "Available", "False", Step.Wait.MEMBER_LIST_PARTIAL, "demo-b", "demo-c");
+        assertCondition(s, "Recovering", "True", Step.Wait.MEMBER_LIST_PARTIAL);
+
+        EtcdClusterStatus split = report(ClusterFixture.running(3, V).splitOff("demo-a").leader("demo-b"));
+        assertCondition(split, "Recovering", "True", Step.DeletePod.SPLIT_OFF, "demo-a", "new cluster of its own");
+        assertCondition(split, "Available", "True", "QuorumHealthy", "2 of 3");
+    }
+
     /** A restored cluster's seed that its restore named: created without a RecordSeed first, recorded when created. */
     @Test
     void aSeedCreatedBeforeTheStatusRecordedItIsRecordedThen() {
