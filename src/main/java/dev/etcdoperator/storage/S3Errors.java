@@ -47,6 +47,13 @@ final class S3Errors {
             if ("NoSuchKey".equals(code) || (s3.statusCode() == 404 && code == null)) {
                 return new BackupFailure(BackupFailure.S3_OBJECT_NOT_FOUND, what + ": the object does not exist", true, failure);
             }
+            if ("RequestTimeTooSkewed".equals(code) || "RequestExpired".equals(code)) {
+                // a 403 too, but no credential or permission is wrong: the clocks differ
+                return new BackupFailure(BackupFailure.S3_ACCESS_DENIED, what + ": the store refused the request's"
+                        + " time (" + cut(code) + "): the clock of the operator's node and the store's differ by more"
+                        + " than the store allows (15 minutes for S3); set the node's clock (NTP) right", true,
+                        failure);
+            }
             if (s3.statusCode() == 403 || "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)
                     || "AccessDenied".equals(code)) {
                 return new BackupFailure(BackupFailure.S3_ACCESS_DENIED, what + ": access denied ("

@@ -18,6 +18,24 @@ class S3ErrorsTest {
         assertThat(S3Errors.message(new IOException("Access Denied"))).isEqualTo("Access Denied");
     }
 
+    /** A clock off by more than the store allows is a 403 too, but no credential is wrong. */
+    @Test
+    void aSkewedClockIsToldApartFromWrongCredentials() {
+        var skewed = software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(403)
+                .awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
+                        .errorCode("RequestTimeTooSkewed").errorMessage("The difference between the request time"
+                                + " and the server's time is too large.").build()).build();
+        var failure = S3Errors.translate("upload to b/k", skewed, null, "UploadFailed");
+        assertThat(failure.reason()).isEqualTo(dev.etcdoperator.core.backup.BackupFailure.S3_ACCESS_DENIED);
+        assertThat(failure.getMessage()).contains("RequestTimeTooSkewed", "clock").doesNotContain("credentials");
+
+        var denied = software.amazon.awssdk.services.s3.model.S3Exception.builder().statusCode(403)
+                .awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
+                        .errorCode("SignatureDoesNotMatch").errorMessage("m").build()).build();
+        assertThat(S3Errors.translate("upload to b/k", denied, null, "UploadFailed").getMessage())
+                .contains("credentials").doesNotContain("clock");
+    }
+
     /** The error code is the store's words too. */
     @Test
     void aStoresLongErrorCodeIsCut() {
