@@ -139,29 +139,26 @@ final class ClusterObserver {
                     Set.copyOf(clientUrlByPod.values()), addresses, clientTls));
             admin = Optional.of(a);
             try {
+                Set<String> known = knownMembers(memberPods, claims);
                 EtcdAdmin.Members listed = a.memberList();
-                List<Member> list = listed.members();
                 Map<Long, String> urlById = new HashMap<>();
-                revision = askHealth(a, list, clientUrlByPod, naming, health, urlById);
-                list = fromLeader(a, listed, health, urlById, namespace, name);
+                revision = askHealth(a, listed.members(), clientUrlByPod, naming, health, urlById);
+                if (!plausible(listed.members(), known, naming)) {
+                    Optional<EtcdAdmin.Members> wider = fromUnlisted(a, listed.members(), clientUrlByPod, naming, known);
+                    if (wider.isPresent()) {
+                        listed = wider.get();
+                        Set<Long> ids = listed.members().stream().map(Member::id).collect(Collectors.toSet());
+                        health.keySet().retainAll(ids);
+                        revision = Math.max(revision, askHealth(a, listed.members(), clientUrlByPod, naming, health,
+                                urlById));
+                    }
+                }
+                List<Member> list = fromLeader(a, listed, health, urlById, known, naming, namespace, name);
                 if (list != listed.members()) {
                     // members only the leader's list has (added since) are asked too; those it lacks are no more
                     Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
                     health.keySet().retainAll(ids);
                     revision = Math.max(revision, askHealth(a, list, clientUrlByPod, naming, health, urlById));
-                }
-                Optional<EtcdAdmin.Members> further = furtherUnlisted(a, list, clientUrlByPod, naming, health);
-                if (further.isPresent()) {
-                    List<Member> theirs = further.get().members();
-                    Set<Long> ids = theirs.stream().map(Member::id).collect(Collectors.toSet());
-                    health.keySet().retainAll(ids);
-                    revision = Math.max(revision, askHealth(a, theirs, clientUrlByPod, naming, health, urlById));
-                    list = fromLeader(a, further.get(), health, urlById, namespace, name);
-                    if (list != theirs) {
-                        Set<Long> leaders = list.stream().map(Member::id).collect(Collectors.toSet());
-                        health.keySet().retainAll(leaders);
-                        revision = Math.max(revision, askHealth(a, list, clientUrlByPod, naming, health, urlById));
-                    }
                 }
                 List<Member> seen = list;
                 for (long id : splitOff(a, seen, health, urlById)) {
@@ -224,92 +221,123 @@ final class ClusterObserver {
     }
 
     /**
-     * The member list as the leader has it, when another member answered: a member cut off from the leader answers
-     * from what it applied before, which may lack a member added since, whose pod would then look like no member's
-     * and be deleted. Kept as answered when no leader is known or the leader does not answer now.
+     * The members the pods and claims say the cluster has: pods whose etcd has run (live or terminating) and claims
+     * (the operator deletes a member's claim when it removes the member).
      */
-    static List<Member> fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
-            Map<Long, String> urlById, String namespace, String name) {
-        // a leader cut off from the others may still say it leads until it steps down: the newest log wins
-        Optional<Long> leader = health.entrySet().stream().filter(e -> e.getValue().leader())
-                .max(java.util.Comparator.comparingLong(e -> e.getValue().raftIndex())).map(Map.Entry::getKey);
-        if (leader.isEmpty() || listed.answeredBy() == leader.get() || !urlById.containsKey(leader.get())) {
-            return listed.members();
-        }
-        try {
-            return admin.members(urlById.get(leader.get()));
-        } catch (EtcdAdminException e) {
-            LOG.debugf("%s/%s: the leader did not list the members (%s); the list of member %x stands", namespace,
-                    name, e.getMessage(), listed.answeredBy());
-            return listed.members();
-        }
+    static Set<String> knownMembers(List<MemberPod> pods, Set<String> claims) {
+        Set<String> known = new java.util.TreeSet<>(claims);
+        pods.stream().filter(MemberPod::etcdStarted).map(MemberPod::name).forEach(known::add);
+        return known;
     }
 
     /**
-     * The member list of a pod the list lacks whose etcd has applied more of the raft log than any listed member
-     * answered with: the list may come from a member whose data was wiped and that started a new cluster of its own
-     * (under the same IDs), the members of the cluster not asked. Empty when no such pod answers.
+     * Whether {@code list} can be the cluster's: the known members it lacks are fewer than a majority of it and them
+     * together. A member started again on an empty data directory that made a new cluster of its own lists itself
+     * alone; a member that has not yet applied an addition or removal lacks one member, not most.
      */
-    static Optional<EtcdAdmin.Members> furtherUnlisted(EtcdAdmin admin, List<Member> list,
-            Map<String, String> clientUrlByPod, MemberNaming naming, Map<Long, MemberHealth> health) {
+    static boolean plausible(List<Member> list, Set<String> known, MemberNaming naming) {
+        Set<String> names = list.stream().map(m -> memberName(m, naming)).collect(Collectors.toSet());
+        long lacking = known.stream().filter(k -> !names.contains(k)).count();
+        return lacking < (list.size() + lacking) / 2 + 1;
+    }
+
+    /**
+     * The member list as the leader has it, when another member answered: a member cut off from the leader answers
+     * from what it applied before, which may lack a member added since, whose pod would then look like no member's
+     * and be deleted. Of members that say they lead, the newest log is asked first (a leader cut off from the others
+     * may still say it leads until it steps down), but only a list that {@linkplain #plausible can be the
+     * cluster's} is taken: a member leading a new cluster of its own may have the longer log. Kept as answered when
+     * no leader is known or none answers with such a list.
+     */
+    static List<Member> fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
+            Map<Long, String> urlById, Set<String> known, MemberNaming naming, String namespace, String name) {
+        List<Long> leaders = health.entrySet().stream().filter(e -> e.getValue().leader())
+                .sorted(java.util.Comparator.comparingLong(
+                        (Map.Entry<Long, MemberHealth> e) -> e.getValue().raftIndex()).reversed())
+                .map(Map.Entry::getKey).toList();
+        for (long leader : leaders) {
+            if (listed.answeredBy() == leader) {
+                if (plausible(listed.members(), known, naming)) {
+                    return listed.members();
+                }
+                continue;
+            }
+            String url = urlById.get(leader);
+            if (url == null) {
+                continue;
+            }
+            try {
+                List<Member> theirs = admin.members(url);
+                if (plausible(theirs, known, naming)) {
+                    return theirs;
+                }
+            } catch (EtcdAdminException e) {
+                LOG.debugf("%s/%s: leader %x did not list the members (%s)", namespace, name, leader, e.getMessage());
+            }
+        }
+        return listed.members();
+    }
+
+    /**
+     * When the list that answered cannot be the cluster's ({@link #plausible}): the list of a running pod it lacks
+     * whose etcd has a leader, and whose list can be (the one with the newest log, if several). The list may come
+     * from a member whose data was wiped and that started a new cluster of its own (under the same IDs), the members
+     * of the cluster not asked. Empty when no such pod answers.
+     */
+    static Optional<EtcdAdmin.Members> fromUnlisted(EtcdAdmin admin, List<Member> list,
+            Map<String, String> clientUrlByPod, MemberNaming naming, Set<String> known) {
         Set<String> listed = list.stream().map(m -> memberName(m, naming)).collect(Collectors.toSet());
-        long furthest = health.values().stream().mapToLong(MemberHealth::raftIndex).max().orElse(0);
-        MemberStatus ahead = null;
-        String aheadUrl = null;
+        EtcdAdmin.Members best = null;
+        long bestIndex = -1;
         for (Map.Entry<String, String> pod : new java.util.TreeMap<>(clientUrlByPod).entrySet()) {
             if (listed.contains(pod.getKey())) {
                 continue;
             }
             try {
                 MemberStatus status = admin.status(pod.getValue());
-                if (status != null && status.raftIndex() > furthest) {
-                    furthest = status.raftIndex();
-                    ahead = status;
-                    aheadUrl = pod.getValue();
+                if (status == null || status.leaderId() == 0 || status.raftIndex() <= bestIndex) {
+                    continue;
+                }
+                List<Member> theirs = admin.members(pod.getValue());
+                if (plausible(theirs, known, naming)) {
+                    best = new EtcdAdmin.Members(status.memberId(), theirs);
+                    bestIndex = status.raftIndex();
                 }
             } catch (EtcdAdminException e) {
                 LOG.debugf("pod %s, which the member list lacks, does not answer: %s", pod.getKey(), e.getMessage());
             }
         }
-        if (ahead == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(new EtcdAdmin.Members(ahead.memberId(), admin.members(aheadUrl)));
-        } catch (EtcdAdminException e) {
-            LOG.debugf("%s did not list the members: %s", aheadUrl, e.getMessage());
-            return Optional.empty();
-        }
+        return Optional.ofNullable(best);
     }
 
     /**
-     * The listed members that answer as the leader of a cluster of their own beside the leader with the newest log:
-     * their own member list lacks a majority of the list's members (a leader merely cut off from the others lists
-     * them all). Such a member was started again on an empty data directory with its first
-     * {@code --initial-cluster-state=new}, and serves none of the cluster's data.
+     * The listed members that answer as a leader while another does too, and whose own member list lacks a majority
+     * of the list's members (a leader merely cut off from the others lists them all). Such a member was started again
+     * on an empty data directory with its first {@code --initial-cluster-state=new}: it leads a new cluster of its
+     * own and serves none of the cluster's data.
      */
     static Set<Long> splitOff(EtcdAdmin admin, List<Member> list, Map<Long, MemberHealth> health,
             Map<Long, String> urlById) {
-        Optional<Long> leader = health.entrySet().stream().filter(e -> e.getValue().leader())
-                .max(java.util.Comparator.comparingLong(e -> e.getValue().raftIndex())).map(Map.Entry::getKey);
-        if (leader.isEmpty()) {
+        List<Long> leaders = health.entrySet().stream().filter(e -> e.getValue().leader()).map(Map.Entry::getKey)
+                .sorted().toList();
+        if (leaders.size() < 2) {
             return Set.of();
         }
         Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
         Set<Long> split = new java.util.TreeSet<>();
-        for (Map.Entry<Long, MemberHealth> e : health.entrySet()) {
-            String url = urlById.get(e.getKey());
-            if (!e.getValue().leader() || e.getKey().equals(leader.get()) || url == null) {
+        for (long leader : leaders) {
+            String url = urlById.get(leader);
+            if (url == null) {
                 continue;
             }
             try {
                 long known = admin.members(url).stream().filter(m -> ids.contains(m.id())).count();
                 if (known < list.size() / 2 + 1) {
-                    split.add(e.getKey());
+                    split.add(leader);
                 }
-            } catch (EtcdAdminException ex) {
-                LOG.debugf("member %x, which answers as a leader too, did not list the members: %s", e.getKey(),
-                        ex.getMessage());
+            } catch (EtcdAdminException e) {
+                LOG.debugf("member %x, which answers as a leader beside another, did not list the members: %s",
+                        leader, e.getMessage());
             }
         }
         return split;

@@ -23,6 +23,10 @@ class MemberListFromLeaderTest {
     static final Member C = new Member(3, "c", List.of("http://c:2380"), List.of("http://c:2379"), false);
     static final Map<Long, String> URLS = Map.of(1L, "http://a:2379", 2L, "http://b:2379", 3L, "http://c:2379");
 
+    static final java.util.Set<String> KNOWN = java.util.Set.of("a", "b", "c");
+    static final dev.etcdoperator.core.cluster.MemberNaming NAMING = new dev.etcdoperator.core.cluster.MemberNaming(
+            "x", "ns");
+
     final List<String> asked = new ArrayList<>();
 
     EtcdAdmin leaderAnswering(List<Member> list) {
@@ -47,7 +51,7 @@ class MemberListFromLeaderTest {
     void aListFromAMemberOtherThanTheLeaderIsAskedOfTheLeader() {
         EtcdAdmin.Members stale = new EtcdAdmin.Members(1, List.of(A, B));
         Map<Long, MemberHealth> health = Map.of(1L, health(1, false, false, 10), 2L, health(2, true, true, 20));
-        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), stale, health, URLS, "ns", "x"))
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), stale, health, URLS, KNOWN, NAMING, "ns", "x"))
                 .containsExactly(A, B, C);
         assertThat(asked).containsExactly("http://b:2379");
     }
@@ -56,7 +60,7 @@ class MemberListFromLeaderTest {
     void theLeadersOwnListStands() {
         EtcdAdmin.Members fromLeader = new EtcdAdmin.Members(2, List.of(A, B));
         Map<Long, MemberHealth> health = Map.of(1L, health(1, true, false, 20), 2L, health(2, true, true, 20));
-        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), fromLeader, health, URLS, "ns", "x"))
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), fromLeader, health, URLS, KNOWN, NAMING, "ns", "x"))
                 .containsExactly(A, B);
         assertThat(asked).isEmpty();
     }
@@ -65,12 +69,42 @@ class MemberListFromLeaderTest {
     void withNoLeaderKnownOrAnsweringTheListStands() {
         EtcdAdmin.Members listed = new EtcdAdmin.Members(1, List.of(A, B));
         Map<Long, MemberHealth> noLeader = Map.of(1L, health(1, false, false, 10), 2L, health(2, false, false, 10));
-        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A)), listed, noLeader, URLS, "ns", "x"))
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A)), listed, noLeader, URLS, KNOWN, NAMING, "ns", "x"))
                 .containsExactly(A, B);
         Map<Long, MemberHealth> leaderB = Map.of(1L, health(1, false, false, 10), 2L, health(2, true, true, 20));
-        assertThat(ClusterObserver.fromLeader(leaderAnswering(null), listed, leaderB, URLS, "ns", "x"))
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(null), listed, leaderB, URLS, KNOWN, NAMING, "ns", "x"))
                 .containsExactly(A, B);
         assertThat(asked).containsExactly("http://b:2379");
+    }
+
+    /**
+     * A member started again on an empty data directory leads a new cluster of its own, whose log may be the longer
+     * (clients wrote to it): its list, itself alone, cannot be the cluster's, and the other leader's is taken.
+     */
+    @Test
+    void aLeaderWithTheNewerLogWhoseListLacksMostMembersIsPassedOver() {
+        EtcdAdmin.Members listed = new EtcdAdmin.Members(3, List.of(A, B, C));
+        Map<Long, MemberHealth> health = Map.of(1L, health(1, true, true, 9000), 2L, health(2, true, true, 500),
+                3L, health(3, true, false, 500));
+        EtcdAdmin admin = (EtcdAdmin) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {EtcdAdmin.class}, (proxy, method, args) -> {
+                    asked.add((String) args[0]);
+                    return args[0].equals("http://a:2379") ? List.of(A) : List.of(A, B, C);
+                });
+        assertThat(ClusterObserver.fromLeader(admin, listed, health, URLS, KNOWN, NAMING, "ns", "x"))
+                .containsExactly(A, B, C);
+        assertThat(asked).containsExactly("http://a:2379", "http://b:2379");
+    }
+
+    @Test
+    void aListLackingAMajorityOfTheKnownMembersCannotBeTheClusters() {
+        assertThat(ClusterObserver.plausible(List.of(A), KNOWN, NAMING)).isFalse();
+        assertThat(ClusterObserver.plausible(List.of(A, B), KNOWN, NAMING)).isTrue();
+        assertThat(ClusterObserver.plausible(List.of(A), java.util.Set.of("a", "b"), NAMING)).isTrue();
+        assertThat(ClusterObserver.plausible(List.of(A), java.util.Set.of(), NAMING)).isTrue();
+        Member d = new Member(4, "d", List.of("http://d:2380"), List.of("http://d:2379"), false);
+        assertThat(ClusterObserver.plausible(List.of(d), KNOWN, NAMING)).isFalse();
+        assertThat(ClusterObserver.plausible(List.of(A, B, C, d), KNOWN, NAMING)).isTrue();
     }
 
     @Test
@@ -78,7 +112,7 @@ class MemberListFromLeaderTest {
         EtcdAdmin.Members listed = new EtcdAdmin.Members(3, List.of(A, B, C));
         Map<Long, MemberHealth> health = Map.of(1L, health(1, false, true, 10), 2L, health(2, true, true, 30),
                 3L, health(3, true, false, 30));
-        ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), listed, health, URLS, "ns", "x");
+        ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), listed, health, URLS, KNOWN, NAMING, "ns", "x");
         assertThat(asked).containsExactly("http://b:2379");
     }
 }

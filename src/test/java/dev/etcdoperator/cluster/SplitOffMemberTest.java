@@ -63,15 +63,16 @@ class SplitOffMemberTest {
         return new MemberHealth(id, true, leader, "3.5.35", raftIndex, 0, 0, 0);
     }
 
+    static final java.util.Set<String> KNOWN = java.util.Set.of("demo-a", "demo-b", "demo-c");
+
     @Test
-    void aListFromAMemberLeadingItsOwnClusterGivesWayToAPodWhoseLogIsFurther() {
-        // demo-a answered first: its new cluster lists it alone, at raft index 8; demo-b runs the cluster at 5000
+    void aListFromAMemberLeadingItsOwnClusterGivesWayToAPodsList() {
+        // demo-a answered first: its new cluster lists it alone; demo-b and demo-c run the cluster, demo-c leads
         status.put("http://b:2379", status("http://b:2379", 2, 3, 5000));
         status.put("http://c:2379", status("http://c:2379", 3, 3, 5001));
+        lists.put("http://b:2379", List.of(A, B, C));
         lists.put("http://c:2379", List.of(A, B, C));
-        Map<Long, MemberHealth> health = new HashMap<>(Map.of(1L, health(1, true, 8)));
-
-        assertThat(ClusterObserver.furtherUnlisted(admin(), List.of(A), URL_BY_POD, NAMING, health))
+        assertThat(ClusterObserver.fromUnlisted(admin(), List.of(A), URL_BY_POD, NAMING, KNOWN))
                 .hasValueSatisfying(m -> {
                     assertThat(m.answeredBy()).isEqualTo(3);
                     assertThat(m.members()).containsExactly(A, B, C);
@@ -79,18 +80,31 @@ class SplitOffMemberTest {
     }
 
     @Test
-    void podsTheListLacksThatAreBehindItOrSilentChangeNothing() {
-        // a member removed a moment ago, its etcd not stopped yet: it applied less than the cluster that removed it
-        status.put("http://c:2379", status("http://c:2379", 3, 1, 900));
-        Map<Long, MemberHealth> health = new HashMap<>(Map.of(1L, health(1, true, 1000), 2L, health(2, false, 990)));
-        assertThat(ClusterObserver.furtherUnlisted(admin(), List.of(A, B), URL_BY_POD, NAMING, health)).isEmpty();
-        assertThat(asked).containsExactly("status http://c:2379");
+    void aRicherLogAloneDoesNotMakeAListTheClusters() {
+        // pods that answer without a leader (cut off), or with a list as partial as the one that answered
+        status.put("http://b:2379", status("http://b:2379", 2, 0, 9000));
+        status.put("http://c:2379", status("http://c:2379", 3, 3, 9001));
+        lists.put("http://b:2379", List.of(A, B, C));
+        lists.put("http://c:2379", List.of(C));
+        assertThat(ClusterObserver.fromUnlisted(admin(), List.of(A), URL_BY_POD, NAMING, KNOWN)).isEmpty();
+        assertThat(asked).containsExactly("status http://b:2379", "status http://c:2379", "members http://c:2379");
+    }
 
-        asked.clear();
-        status.clear();
-        assertThat(ClusterObserver.furtherUnlisted(admin(), List.of(A, B), URL_BY_POD, NAMING, health)).isEmpty();
-        assertThat(ClusterObserver.furtherUnlisted(admin(), List.of(A, B, C), URL_BY_POD, NAMING, health)).isEmpty();
-        assertThat(asked).containsExactly("status http://c:2379");
+    @Test
+    void silentPodsChangeNothing() {
+        assertThat(ClusterObserver.fromUnlisted(admin(), List.of(A), URL_BY_POD, NAMING, KNOWN)).isEmpty();
+        assertThat(asked).containsExactly("status http://b:2379", "status http://c:2379");
+    }
+
+    @Test
+    void theMembersAClusterHasArePodsWhoseEtcdRanAndClaims() {
+        var ran = new dev.etcdoperator.core.cluster.MemberPod("demo-a", true, true, false, "3.5.35", true);
+        var terminating = new dev.etcdoperator.core.cluster.MemberPod("demo-b", false, false, true, "3.5.35", true,
+                false, null, false, true);
+        var neverRan = new dev.etcdoperator.core.cluster.MemberPod("demo-x", false, false, false, "3.5.35", true,
+                false, null, false, false);
+        assertThat(ClusterObserver.knownMembers(List.of(ran, terminating, neverRan), java.util.Set.of("demo-c")))
+                .containsExactly("demo-a", "demo-b", "demo-c");
     }
 
     @Test
@@ -100,8 +114,13 @@ class SplitOffMemberTest {
                 3L, health(3, false, 5000));
         Map<Long, String> urls = Map.of(1L, "http://a:2379", 2L, "http://b:2379", 3L, "http://c:2379");
         assertThat(ClusterObserver.splitOff(admin(), List.of(A, B, C), health, urls)).containsExactly(1L);
-        // the leader with the newest log is not asked
-        assertThat(asked).containsExactly("members http://a:2379");
+        assertThat(asked).containsExactly("members http://a:2379", "members http://b:2379");
+
+        // the log of the one leading its own cluster may be the longer: it is split off all the same
+        lists.put("http://b:2379", List.of(A, B, C));
+        Map<Long, MemberHealth> longer = Map.of(1L, health(1, true, 9000), 2L, health(2, true, 5000),
+                3L, health(3, false, 5000));
+        assertThat(ClusterObserver.splitOff(admin(), List.of(A, B, C), longer, urls)).containsExactly(1L);
     }
 
     @Test
@@ -127,6 +146,6 @@ class SplitOffMemberTest {
 
         Map<Long, MemberHealth> two = Map.of(1L, health(1, true, 8), 2L, health(2, true, 5000));
         assertThat(ClusterObserver.splitOff(admin(), List.of(A, B, C), two, urls)).isEmpty();
-        assertThat(asked).containsExactly("members http://a:2379");
+        assertThat(asked).containsExactly("members http://a:2379", "members http://b:2379");
     }
 }

@@ -570,19 +570,25 @@ public final class ClusterPlanner {
         if (unlisted.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Wait(Wait.MEMBER_LIST_PARTIAL, "The members that answered list "
+        return Optional.of(new Wait(Wait.MEMBER_LIST_PARTIAL, partialListMessage(o, seats, unlisted)));
+    }
+
+    /** What {@link Wait#MEMBER_LIST_PARTIAL} says: the list, the members it lacks, what the operator does. */
+    static String partialListMessage(ClusterObservation o, List<Seat> seats, List<String> unlisted) {
+        return "The members that answered list "
                 + String.join(", ", seats.stream().map(ClusterPlanner::label).toList()) + ", but not "
-                + String.join(", ", unlisted) + ", whose etcd has run: a member started again on an empty data"
-                + " directory may lead a new cluster of its own. The operator changes nothing (no pod is deleted as"
-                + " no member's, no member is added) until those members answer. If they were removed from the"
-                + " cluster on purpose, delete their pods; if they are lost for good, restore the cluster from a"
-                + " backup."));
+                + String.join(", ", unlisted) + ", whose etcd has run or whose claim is kept: a member started again"
+                + " on an empty data directory may lead a new cluster of its own. The operator changes nothing (no"
+                + " pod is deleted as no member's, no member is added) until those members answer. Only if you"
+                + " removed them from etcd yourself (etcdctl member remove), delete their pods and claims; if they"
+                + " are lost for good, restore the cluster from a backup.";
     }
 
     /**
-     * The pods whose etcd has run (not terminating) that the member list lacks, when they are a majority of them and
-     * the listed members together: the list may be one member's own new cluster (see {@link #splitOff}). Empty
-     * otherwise, and during a quorum recovery.
+     * The members the pods and claims say the cluster has (pods whose etcd has run, live or terminating, and claims,
+     * which the operator deletes with a member it removes) that the member list lacks, when they are a majority of
+     * them and the listed members together: the list may be one member's own new cluster (see {@link #splitOff}).
+     * Empty otherwise, and during a quorum recovery.
      */
     static List<String> partialListLacks(ClusterObservation o, List<Seat> seats) {
         if (o.quorumLoss() != null && o.quorumLoss().recovery() != null) {
@@ -590,9 +596,10 @@ public final class ClusterPlanner {
         }
         Set<String> listed = new HashSet<>();
         seats.forEach(s -> listed.add(s.name()));
-        List<String> unlisted = sortedByName(o.livePods()).stream()
-                .filter(p -> p.etcdStarted() && !listed.contains(p.name())).map(MemberPod::name).toList();
-        return unlisted.size() < majority(seats.size() + unlisted.size()) ? List.of() : unlisted;
+        java.util.TreeSet<String> lacking = new java.util.TreeSet<>();
+        o.pods().stream().filter(p -> p.etcdStarted() && !listed.contains(p.name())).forEach(p -> lacking.add(p.name()));
+        o.claims().stream().filter(c -> !listed.contains(c)).forEach(lacking::add);
+        return lacking.size() < majority(seats.size() + lacking.size()) ? List.of() : List.copyOf(lacking);
     }
 
     /**

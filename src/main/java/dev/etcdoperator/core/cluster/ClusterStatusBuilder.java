@@ -300,9 +300,11 @@ public final class ClusterStatusBuilder {
             return condition(AVAILABLE, false, "NoMemberReachable", "No etcd member answers yet ("
                     + (step instanceof Wait w ? w.message() : "pods " + podNames(o.livePods())) + ").");
         }
-        if (step instanceof Wait w && Wait.MEMBER_LIST_PARTIAL.equals(w.reason())) {
-            // what answered may be one member's own new cluster, not this one's data
-            return condition(AVAILABLE, false, w.reason(), w.message());
+        List<String> lacking = ClusterPlanner.partialListLacks(o, seats);
+        if (!lacking.isEmpty()) {
+            // what answered may be one member's own new cluster, not this one's data (paused or not)
+            return condition(AVAILABLE, false, Wait.MEMBER_LIST_PARTIAL,
+                    ClusterPlanner.partialListMessage(o, seats, lacking));
         }
         List<Seat> voters = seats.stream().filter(s -> !s.learner()).toList();
         long healthy = voters.stream().filter(Seat::healthy).count();

@@ -464,7 +464,10 @@ class ClusterPlannerTest {
         for (ClusterFixture f : List.of(running(3, V).listedByAlone("demo-a"),
                 running(3, V).persistent().listedByAlone("demo-a"),
                 running(3, V).listedByAlone("demo-a").podCrashLooping("demo-b").podStopped("demo-c"),
-                running(5, V).listedByAlone("demo-a").podGone("demo-e"))) {
+                running(5, V).listedByAlone("demo-a").podGone("demo-e"),
+                // a member away (its pod terminating, or gone with its claim kept) counts as one the list lacks
+                running(3, V).listedByAlone("demo-a").podTerminating("demo-b"),
+                running(3, V).persistent().listedByAlone("demo-a").podGone("demo-b"))) {
             assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
                 assertThat(w.reason()).isEqualTo(Wait.MEMBER_LIST_PARTIAL);
                 assertThat(w.message()).contains("demo-a", "demo-b", "demo-c");

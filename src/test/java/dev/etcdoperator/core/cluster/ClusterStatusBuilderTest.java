@@ -82,6 +82,9 @@ class ClusterStatusBuilderTest {
         assertCondition(s, "Available", "False", Step.Wait.MEMBER_LIST_PARTIAL, "demo-b", "demo-c");
         assertCondition(s, "Recovering", "True", Step.Wait.MEMBER_LIST_PARTIAL);
 
+        EtcdClusterStatus paused = report(ClusterFixture.running(3, V).listedByAlone("demo-a").paused());
+        assertCondition(paused, "Available", "False", Step.Wait.MEMBER_LIST_PARTIAL, "demo-b", "demo-c");
+
         EtcdClusterStatus split = report(ClusterFixture.running(3, V).splitOff("demo-a").leader("demo-b"));
         assertCondition(split, "Recovering", "True", Step.DeletePod.SPLIT_OFF, "demo-a", "new cluster of its own");
         assertCondition(split, "Available", "True", "QuorumHealthy", "2 of 3");
