@@ -31,7 +31,7 @@ public record ClusterHealth(int healthy, int unhealthy, int learners, int ready,
         int healthy = (int) seats.stream().filter(s -> !s.learner() && s.healthy()).count();
         int voters = seats.size() - learners;
         boolean leader = seats.stream().anyMatch(ClusterPlanner.Seat::leader);
-        // the members that answered may be one member's own new cluster: the pods they lack count as unhealthy voters
+        // the members that answered may be one member's own new cluster: the members they lack count as unhealthy voters
         int unlisted = ClusterPlanner.partialListLacks(o, seats).size();
         return new ClusterHealth(healthy, voters - healthy + unlisted, learners, ready, o.desiredSize(),
                 unlisted == 0 && voters > 0 && healthy >= ClusterPlanner.majority(voters), leader && unlisted == 0);

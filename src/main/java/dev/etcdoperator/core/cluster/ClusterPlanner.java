@@ -76,8 +76,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   <li>else {@link QuorumLost}: the pods run or have ended, none answers.</li>
  *   </ul></li>
  * <li>A member whose etcd leads a new cluster of its own beside the cluster: {@link DeletePod} {@code MemberSplitOff}
- *   with its claim; a member list lacking a majority of the pods whose etcd has run: {@link Wait}
- *   {@code MemberListPartial}, nothing changed (see {@link #splitOff}). Else a member etcd knows has no pod and needs
+ *   with its claim; a member list lacking a majority of the members the pods and claims say the cluster has:
+ *   {@link Wait} {@code MemberListPartial}, nothing changed (see {@link #splitOff}). Else a member etcd knows has no pod and needs
  *   one: added but never started, or persistent with its claim
  *   present: {@link CreateMemberPod} with state {@code existing} (not while a pod of that name is still
  *   terminating: see rule 15). This changes no membership, so it is done even without quorum: it is how quorum
@@ -555,10 +555,11 @@ public final class ClusterPlanner {
      * {@code --initial-cluster-state=new} it was first started with makes a new cluster of its own under the same
      * IDs, and answers as its leader. A member the observer saw leading such a cluster beside the real one
      * ({@link MemberPod#splitOff}) has its pod and claim deleted: its member is then replaced as a dead one. While the
-     * list the members answered lacks a majority of the pods whose etcd has run (not terminating), it may come from
-     * such a member alone, the others not answering: acting on it would delete their pods and claims as no
-     * members' and add members to the wrong cluster, so nothing is changed until they answer. Not during a quorum
-     * recovery, whose new member lists itself alone by design while the old pods are retired.
+     * list the members answered lacks a majority of the members the pods and claims say the cluster has
+     * ({@link #partialListLacks}), it may come from such a member alone, the others not answering: acting on it would
+     * delete their pods and claims as no members' and add members to the wrong cluster, so nothing is changed until
+     * they answer. Not during a quorum recovery, whose new member lists itself alone by design while the old pods
+     * are retired.
      */
     static Optional<Step> splitOff(ClusterObservation o, List<Seat> seats) {
         for (Seat s : seats) {

@@ -213,9 +213,9 @@ public sealed interface Step {
                         + " started (see its init containers' logs and Events), to create it again.";
                 case LEARNER_FAILED -> "Deleting pod " + name + " of a learner, which ended before its etcd joined"
                         + " the cluster (see its logs and Events), to create it again.";
-                case SPLIT_OFF -> "Deleting pod " + name + " and its claim: its etcd leads a new cluster of its own"
-                        + " (started again on an empty data directory, it did not rejoin the cluster) and serves none of"
-                        + " the cluster's data; its member is then replaced by a new one.";
+                case SPLIT_OFF -> "Deleting pod " + name + " (with its claim, if any): its etcd leads a new cluster"
+                        + " of its own (started again on an empty data directory, it did not rejoin the cluster) and"
+                        + " serves none of the cluster's data; its member is then replaced by a new one.";
                 default -> "Deleting pod " + name + ", which ended or whose etcd keeps failing, to recreate it on"
                         + " its data claim.";
             };
