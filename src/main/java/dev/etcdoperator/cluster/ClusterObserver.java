@@ -29,6 +29,7 @@ import dev.etcdoperator.core.cluster.FragmentationThreshold;
 import dev.etcdoperator.core.cluster.MemberAlarm;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
+import dev.etcdoperator.core.cluster.MemberListCheck;
 import dev.etcdoperator.core.cluster.MemberNaming;
 import dev.etcdoperator.core.cluster.MemberPod;
 import dev.etcdoperator.core.cluster.QuorumLoss;
@@ -139,7 +140,7 @@ final class ClusterObserver {
                     Set.copyOf(clientUrlByPod.values()), addresses, clientTls));
             admin = Optional.of(a);
             try {
-                Set<String> known = knownMembers(memberPods, claims);
+                Known known = new Known(List.copyOf(memberPods), claims, clock.instant());
                 EtcdAdmin.Members listed = a.memberList();
                 Map<Long, String> urlById = new HashMap<>();
                 revision = askHealth(a, listed.members(), clientUrlByPod, naming, health, urlById);
@@ -220,25 +221,14 @@ final class ClusterObserver {
                 : naming.memberOfPeerUrl(m.peerUrls().isEmpty() ? null : m.peerUrls().get(0)).orElse("");
     }
 
-    /**
-     * The members the pods and claims say the cluster has: pods whose etcd has run (live or terminating) and claims
-     * (the operator deletes a member's claim when it removes the member).
-     */
-    static Set<String> knownMembers(List<MemberPod> pods, Set<String> claims) {
-        Set<String> known = new java.util.TreeSet<>(claims);
-        pods.stream().filter(MemberPod::etcdStarted).map(MemberPod::name).forEach(known::add);
-        return known;
+    /** What {@link #plausible} checks a list against: the cluster's pods and claims, now. */
+    record Known(List<MemberPod> pods, Set<String> claims, java.time.Instant now) {
     }
 
-    /**
-     * Whether {@code list} can be the cluster's: the known members it lacks are fewer than a majority of it and them
-     * together. A member started again on an empty data directory that made a new cluster of its own lists itself
-     * alone; a member that has not yet applied an addition or removal lacks one member, not most.
-     */
-    static boolean plausible(List<Member> list, Set<String> known, MemberNaming naming) {
+    /** Whether {@code list} can be the cluster's ({@link MemberListCheck}). */
+    static boolean plausible(List<Member> list, Known known, MemberNaming naming) {
         Set<String> names = list.stream().map(m -> memberName(m, naming)).collect(Collectors.toSet());
-        long lacking = known.stream().filter(k -> !names.contains(k)).count();
-        return lacking < (list.size() + lacking) / 2 + 1;
+        return MemberListCheck.lacking(names, list.size(), known.pods(), known.claims(), known.now()).isEmpty();
     }
 
     /**
@@ -250,7 +240,7 @@ final class ClusterObserver {
      * no leader is known or none answers with such a list.
      */
     static List<Member> fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
-            Map<Long, String> urlById, Set<String> known, MemberNaming naming, String namespace, String name) {
+            Map<Long, String> urlById, Known known, MemberNaming naming, String namespace, String name) {
         List<Long> leaders = health.entrySet().stream().filter(e -> e.getValue().leader())
                 .sorted(java.util.Comparator.comparingLong(
                         (Map.Entry<Long, MemberHealth> e) -> e.getValue().raftIndex()).reversed())
@@ -285,7 +275,7 @@ final class ClusterObserver {
      * of the cluster not asked. Empty when no such pod answers.
      */
     static Optional<EtcdAdmin.Members> fromUnlisted(EtcdAdmin admin, List<Member> list,
-            Map<String, String> clientUrlByPod, MemberNaming naming, Set<String> known) {
+            Map<String, String> clientUrlByPod, MemberNaming naming, Known known) {
         Set<String> listed = list.stream().map(m -> memberName(m, naming)).collect(Collectors.toSet());
         EtcdAdmin.Members best = null;
         long bestIndex = -1;

@@ -23,11 +23,18 @@ class MemberListFromLeaderTest {
     static final Member C = new Member(3, "c", List.of("http://c:2380"), List.of("http://c:2379"), false);
     static final Map<Long, String> URLS = Map.of(1L, "http://a:2379", 2L, "http://b:2379", 3L, "http://c:2379");
 
-    static final java.util.Set<String> KNOWN = java.util.Set.of("a", "b", "c");
+    static final ClusterObserver.Known KNOWN = known(java.util.Set.of(), "a", "b", "c");
     static final dev.etcdoperator.core.cluster.MemberNaming NAMING = new dev.etcdoperator.core.cluster.MemberNaming(
             "x", "ns");
 
     final List<String> asked = new ArrayList<>();
+
+    /** Running pods of {@code names}, whose etcd has run, and {@code claims}. */
+    static ClusterObserver.Known known(java.util.Set<String> claims, String... names) {
+        return new ClusterObserver.Known(java.util.Arrays.stream(names).map(n ->
+                new dev.etcdoperator.core.cluster.MemberPod(n, true, true, false, "3.5.35", !claims.isEmpty())).toList(),
+                claims, java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    }
 
     EtcdAdmin leaderAnswering(List<Member> list) {
         return (EtcdAdmin) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {EtcdAdmin.class},
@@ -100,8 +107,11 @@ class MemberListFromLeaderTest {
     void aListLackingAMajorityOfTheKnownMembersCannotBeTheClusters() {
         assertThat(ClusterObserver.plausible(List.of(A), KNOWN, NAMING)).isFalse();
         assertThat(ClusterObserver.plausible(List.of(A, B), KNOWN, NAMING)).isTrue();
-        assertThat(ClusterObserver.plausible(List.of(A), java.util.Set.of("a", "b"), NAMING)).isTrue();
-        assertThat(ClusterObserver.plausible(List.of(A), java.util.Set.of(), NAMING)).isTrue();
+        // of two members, one lacking: a scale-down from two to one, until the claim is kept
+        assertThat(ClusterObserver.plausible(List.of(A), known(java.util.Set.of(), "a", "b"), NAMING)).isTrue();
+        assertThat(ClusterObserver.plausible(List.of(A), known(java.util.Set.of("a", "b"), "a", "b"), NAMING))
+                .isFalse();
+        assertThat(ClusterObserver.plausible(List.of(A), known(java.util.Set.of()), NAMING)).isTrue();
         Member d = new Member(4, "d", List.of("http://d:2380"), List.of("http://d:2379"), false);
         assertThat(ClusterObserver.plausible(List.of(d), KNOWN, NAMING)).isFalse();
         assertThat(ClusterObserver.plausible(List.of(A, B, C, d), KNOWN, NAMING)).isTrue();

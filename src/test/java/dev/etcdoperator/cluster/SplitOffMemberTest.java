@@ -63,7 +63,9 @@ class SplitOffMemberTest {
         return new MemberHealth(id, true, leader, "3.5.35", raftIndex, 0, 0, 0);
     }
 
-    static final java.util.Set<String> KNOWN = java.util.Set.of("demo-a", "demo-b", "demo-c");
+    static final ClusterObserver.Known KNOWN = new ClusterObserver.Known(java.util.stream.Stream.of("demo-a",
+            "demo-b", "demo-c").map(n -> new dev.etcdoperator.core.cluster.MemberPod(n, true, true, false, "3.5.35",
+                    false)).toList(), java.util.Set.of(), java.time.Instant.parse("2026-01-01T00:00:00Z"));
 
     @Test
     void aListFromAMemberLeadingItsOwnClusterGivesWayToAPodsList() {
@@ -94,17 +96,6 @@ class SplitOffMemberTest {
     void silentPodsChangeNothing() {
         assertThat(ClusterObserver.fromUnlisted(admin(), List.of(A), URL_BY_POD, NAMING, KNOWN)).isEmpty();
         assertThat(asked).containsExactly("status http://b:2379", "status http://c:2379");
-    }
-
-    @Test
-    void theMembersAClusterHasArePodsWhoseEtcdRanAndClaims() {
-        var ran = new dev.etcdoperator.core.cluster.MemberPod("demo-a", true, true, false, "3.5.35", true);
-        var terminating = new dev.etcdoperator.core.cluster.MemberPod("demo-b", false, false, true, "3.5.35", true,
-                false, null, false, true);
-        var neverRan = new dev.etcdoperator.core.cluster.MemberPod("demo-x", false, false, false, "3.5.35", true,
-                false, null, false, false);
-        assertThat(ClusterObserver.knownMembers(List.of(ran, terminating, neverRan), java.util.Set.of("demo-c")))
-                .containsExactly("demo-a", "demo-b", "demo-c");
     }
 
     @Test

@@ -586,10 +586,9 @@ public final class ClusterPlanner {
     }
 
     /**
-     * The members the pods and claims say the cluster has (pods whose etcd has run, live or terminating, and claims,
-     * which the operator deletes with a member it removes) that the member list lacks, when they are a majority of
-     * them and the listed members together: the list may be one member's own new cluster (see {@link #splitOff}).
-     * Empty otherwise, and during a quorum recovery.
+     * The members the pods and claims say the cluster has that the member list lacks, when the list cannot be the
+     * cluster's ({@link MemberListCheck}): it may be one member's own new cluster (see {@link #splitOff}). Empty
+     * otherwise, and during a quorum recovery.
      */
     static List<String> partialListLacks(ClusterObservation o, List<Seat> seats) {
         if (o.quorumLoss() != null && o.quorumLoss().recovery() != null) {
@@ -597,10 +596,7 @@ public final class ClusterPlanner {
         }
         Set<String> listed = new HashSet<>();
         seats.forEach(s -> listed.add(s.name()));
-        java.util.TreeSet<String> lacking = new java.util.TreeSet<>();
-        o.pods().stream().filter(p -> p.etcdStarted() && !listed.contains(p.name())).forEach(p -> lacking.add(p.name()));
-        o.claims().stream().filter(c -> !listed.contains(c)).forEach(lacking::add);
-        return lacking.size() < majority(seats.size() + lacking.size()) ? List.of() : List.copyOf(lacking);
+        return List.copyOf(MemberListCheck.lacking(listed, seats.size(), o.pods(), o.claims(), o.now()));
     }
 
     /**

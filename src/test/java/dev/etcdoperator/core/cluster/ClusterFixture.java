@@ -232,6 +232,14 @@ final class ClusterFixture {
         return this;
     }
 
+    /** Its pod is being deleted, its etcd still running until its grace period ends at {@code graceEnds}. */
+    ClusterFixture podTerminatingUntil(String name, Instant graceEnds) {
+        MemberPod p = pods.get(name);
+        pods.put(name, new MemberPod(name, true, false, true, p == null ? version : p.etcdVersion(), persistent,
+                false, graceEnds, false, true));
+        return this;
+    }
+
     ClusterFixture podStopped(String name) {
         MemberPod p = pods.get(name);
         MemberPod stopped = new MemberPod(name, false, false, false, p == null ? version : p.etcdVersion(),

@@ -466,7 +466,7 @@ class ClusterPlannerTest {
                 running(3, V).listedByAlone("demo-a").podCrashLooping("demo-b").podStopped("demo-c"),
                 running(5, V).listedByAlone("demo-a").podGone("demo-e"),
                 // a member away (its pod terminating, or gone with its claim kept) counts as one the list lacks
-                running(3, V).listedByAlone("demo-a").podTerminating("demo-b"),
+                running(3, V).listedByAlone("demo-a").podTerminatingUntil("demo-b", ClusterFixture.NOW.plusSeconds(20)),
                 running(3, V).persistent().listedByAlone("demo-a").podGone("demo-b"))) {
             assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
                 assertThat(w.reason()).isEqualTo(Wait.MEMBER_LIST_PARTIAL);
@@ -485,6 +485,26 @@ class ClusterPlannerTest {
         ClusterFixture g = running(2, V).size(1);
         g.apply(new RemoveMember(g.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN));
         assertThat(plan(g)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void ofTwoMembersOnClaimsTheOtherOnesKeptClaimIsEnoughToWait() {
+        ClusterFixture f = running(2, V).persistent().listedByAlone("demo-a");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.MEMBER_LIST_PARTIAL));
+        // a scale-down to one deletes the member's claim with its removal: its pod goes next
+        ClusterFixture g = running(2, V).persistent().size(1);
+        g.apply(new RemoveMember(g.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN)).withoutClaim("demo-b");
+        assertThat(plan(g)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
+    }
+
+    @Test
+    void aRemovedMembersPodStuckTerminatingDoesNotHoldTheNextRemoval() {
+        ClusterFixture f = running(3, V).size(1);
+        f.apply(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.SCALE_DOWN))
+                .podTerminatingUntil("demo-c", ClusterFixture.NOW.minusSeconds(600));
+        f.apply(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.SCALE_DOWN));
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
     }
 
     @Test
