@@ -34,9 +34,15 @@ public final class MemberListCheck {
                 lacking.add(p.name());
             }
         }
-        long claimsLacking = claims.stream().filter(c -> !listed.contains(c)).peek(lacking::add).count();
+        int claimsLacking = 0;
+        for (String claim : claims) {
+            if (!listed.contains(claim)) {
+                lacking.add(claim);
+                claimsLacking++;
+            }
+        }
         int all = listSize + lacking.size();
-        boolean partial = lacking.size() >= all / 2 + 1 || claimsLacking > 0 && 2 * claimsLacking >= all;
+        boolean partial = lacking.size() >= ClusterPlanner.majority(all) || claimsLacking > 0 && 2 * claimsLacking >= all;
         return partial ? lacking : Set.of();
     }
 }
