@@ -129,7 +129,7 @@ final class ClusterActuator {
                     throw e;
                 }
             }
-            events.normal(cluster, Step.RemoveMember.DEAD_MEMBER.equals(remove.reason()) ? "MemberReplaced"
+            events.normal(cluster, remove.replacement() ? "MemberReplaced"
                     : "MemberRemoved", remove.describe());
             if (o.claims().contains(remove.name())) {
                 // the removed member's data is of no member now; deleted here, not with its pod, which may be

@@ -7,8 +7,8 @@ import dev.etcdoperator.metrics.ClusterMetrics;
 import dev.etcdoperator.support.DeletedResourceListener;
 
 /**
- * A deleted cluster's etcd connection is closed, its metrics, what was done to free its space and when its children
- * were last checked are removed.
+ * A deleted cluster's etcd connection is closed, its metrics, what was done to free its space, when its children
+ * were last checked and which member pods were made again are removed.
  */
 @ApplicationScoped
 public class ClusterDeletion implements DeletedResourceListener {
@@ -17,20 +17,22 @@ public class ClusterDeletion implements DeletedResourceListener {
     private final SpaceRecoveries space;
     private final ChildrenChecks children;
     private final MemberRestarts restarts;
+    private final InPlaceRecreations recreations;
 
     @Inject
     public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics, SpaceRecoveries space, ChildrenChecks children,
-            MemberRestarts restarts) {
+            MemberRestarts restarts, InPlaceRecreations recreations) {
         this.admins = admins;
         this.metrics = metrics;
         this.space = space;
         this.children = children;
         this.restarts = restarts;
+        this.recreations = recreations;
     }
 
     public ClusterDeletion(EtcdAdmins admins, ClusterMetrics metrics) {
         this(admins, metrics, new SpaceRecoveries(), new ChildrenChecks(java.time.Clock.systemUTC()),
-                new MemberRestarts());
+                new MemberRestarts(), new InPlaceRecreations());
     }
 
     @Override
@@ -45,5 +47,6 @@ public class ClusterDeletion implements DeletedResourceListener {
         space.forget(ClusterObserver.key(namespace, name));
         children.forget(ClusterObserver.key(namespace, name));
         restarts.forget(ClusterObserver.key(namespace, name));
+        recreations.forget(ClusterObserver.key(namespace, name));
     }
 }

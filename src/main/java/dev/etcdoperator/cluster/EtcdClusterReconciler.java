@@ -134,6 +134,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     private final SpaceRecoveries space;
     private final ChildrenChecks children;
     private final MemberRestarts restarts;
+    private final InPlaceRecreations recreations;
 
     /** The shortest reconcile interval: a zero one would reconcile every settled cluster without a pause. */
     static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
@@ -148,7 +149,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     public EtcdClusterReconciler(SpecValidity validity, EventRecorder events, KubernetesClient client,
             EtcdAdmins admins, ClusterMetrics metrics, ClusterDeletion deletion, Clock clock, SpaceRecoveries space,
-            ChildrenChecks children, MemberRestarts restarts,
+            ChildrenChecks children, MemberRestarts restarts, InPlaceRecreations recreations,
             @ConfigProperty(name = "etcd-operator.cluster.reconcile-interval", defaultValue = "8s") Duration interval) {
         this.validity = validity;
         this.events = events;
@@ -161,6 +162,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         this.space = space;
         this.children = children;
         this.restarts = restarts;
+        this.recreations = recreations;
         this.observer = new ClusterObserver(admins, clock, space);
         this.actuator = new ClusterActuator(client, events);
         this.statusBuilder = new ClusterStatusBuilder(clock);
@@ -303,6 +305,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     + "cluster until it is fixed.");
         }
         observed = withQuorumRestore(cluster, observed);
+        observed = new ClusterObserver.Observed(recreations.marked(key, cluster.getMetadata().getUid(),
+                observed.observation()), observed.admin(), observed.clientUrlByPod());
         reportRestarts(cluster, key, pods, observed.observation());
         metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         metrics.observedDatabases(namespace, name, observed.observation().space().quotaBytes(),
@@ -364,6 +368,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             int added = actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(),
                     step, seedSnapshot, tlsKeys);
             space.done(ClusterObserver.key(namespace, name), cluster.getMetadata().getUid(), step);
+            recreations.done(key, cluster.getMetadata().getUid(), step, clock.instant());
             metrics.acted(namespace, name, step, added);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;

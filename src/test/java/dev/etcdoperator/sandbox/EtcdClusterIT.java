@@ -513,6 +513,60 @@ class EtcdClusterIT {
         await().atMost(CONVERGE).until(() -> pods("omicron").isEmpty());
     }
 
+    /**
+     * A member whose database is damaged on its claim fails in every pod made on it: after a few such pods it is
+     * replaced, claim and all, by a fresh member that gets the data from the others, rather than made again for ever.
+     */
+    @Test
+    void aMemberWhoseDatabaseIsDamagedIsReplacedOnceItKeepsFailingOnItsClaim() throws Exception {
+        client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: sigma, namespace: default}
+                spec:
+                  size: 3
+                  version: 3.5.35
+                  pod:
+                    persistentVolumeClaimSpec:
+                      accessModes: [ReadWriteOnce]
+                      resources: {requests: {storage: 1Gi}}
+                """, EtcdCluster.class)).create();
+        awaitConverged("sigma", 3);
+        for (int i = 0; i < 30; i++) {
+            new Etcdctl(endpoints("sigma")).put("before-the-damage-" + i, "kept");
+        }
+        Pod damaged = pods("sigma").get(0);
+        String name = damaged.getMetadata().getName();
+        long etcd = pid(damaged);
+        signal("-STOP", etcd);
+        try {
+            java.nio.file.Path db = sandbox.pods().claimDirectory(NS, name).resolve("data/member/snap/db");
+            assertThat(db).isRegularFile();
+            java.nio.file.Files.write(db, "not a bbolt database".repeat(1000).getBytes(
+                    java.nio.charset.StandardCharsets.US_ASCII));
+        } finally {
+            signal("-KILL", etcd);
+        }
+
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(memberNames("sigma")).hasSize(3).doesNotContain(name));
+        awaitConverged("sigma", 3);
+        assertThat(client().persistentVolumeClaims().inNamespace(NS).withName(name).get()).as("claim " + name)
+                .satisfiesAnyOf(c -> assertThat(c).isNull(),
+                        c -> assertThat(c.getMetadata().getDeletionTimestamp()).isNotNull());
+        assertThat(events("sigma")).filteredOn(e -> "MemberReplaced".equals(e.getReason()))
+                .anySatisfy(e -> assertThat(e.getMessage()).contains(name, "failed again in each of its last"));
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            for (String url : endpointList("sigma")) {
+                for (int i = 0; i < 30; i += 7) {
+                    assertThat(new Etcdctl(url).run("get", "before-the-damage-" + i, "--print-value-only",
+                            "--consistency=s").output()).as(url).contains("kept");
+                }
+            }
+        });
+        client().resources(EtcdCluster.class).inNamespace(NS).withName("sigma").delete();
+        await().atMost(CONVERGE).until(() -> pods("sigma").isEmpty());
+    }
+
     private static void deleteRecursively(java.nio.file.Path dir) throws java.io.IOException {
         if (!java.nio.file.Files.exists(dir)) {
             return;

@@ -207,6 +207,13 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     }
 
     /** The same observation with another quorum-loss view. */
+    /** The same observation with {@code pods} for its member pods. */
+    public ClusterObservation withPods(List<MemberPod> pods) {
+        return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
+                members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
+                quorumLoss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade);
+    }
+
     public ClusterObservation withQuorumLoss(QuorumLoss loss) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,

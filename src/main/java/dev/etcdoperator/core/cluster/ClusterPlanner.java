@@ -148,6 +148,8 @@ public final class ClusterPlanner {
 
     /** How long past its deletion timestamp a terminating pod counts as stuck, and is reported for a person. */
     public static final Duration STUCK_AFTER = Duration.ofMinutes(5);
+    /** How many pods made again on its claim a member's etcd fails in before it is replaced (see rule 4). */
+    public static final int RECREATIONS_BEFORE_REPLACING = 3;
 
     private final RandomGenerator random;
     private final VersionPolicy versions;
@@ -645,7 +647,8 @@ public final class ClusterPlanner {
         // 4. persistent: a pod that ended or whose etcd crash-loops is deleted so that rule 3 recreates it on its
         // claim; no membership change, so done without quorum too: it is how quorum comes back. A member added but
         // never started whose pod was made as one on its data (no member answered then) is made again as the new
-        // member it is, on its empty claim.
+        // member it is, on its empty claim. One whose etcd failed in each of its last pods made on its claim goes,
+        // claim and all, while every other member is healthy (a fresh member replaces it).
         if (o.persistent()) {
             for (Seat s : seats) {
                 if (!s.started() && s.dataMissing() && !o.terminatingPod(s.name())) {
@@ -655,7 +658,9 @@ public final class ClusterPlanner {
             for (Seat s : seats) {
                 if (s.started() && s.pod().isPresent() && s.podFailed() && !s.healthy() && !s.dataMissing()
                         && o.claims().contains(s.name())) {
-                    return new DeletePod(s.name(), DeletePod.POD_STOPPED);
+                    return keepsFailingBesideHealthyPeers(s, seats)
+                            ? new RemoveMember(s.member().id(), label(s), RemoveMember.KEEPS_FAILING, true)
+                            : new DeletePod(s.name(), DeletePod.POD_STOPPED);
                 }
             }
         }
@@ -898,6 +903,24 @@ public final class ClusterPlanner {
         }
         return o.healthOf(s.member().id()).map(MemberHealth::version).filter(v -> Version.parse(v).isPresent())
                 .orElse(tag);
+    }
+
+    /**
+     * A member whose etcd failed in each of its last pods made on its claim, while every other member is healthy and
+     * runs the same release: its data (or what it was given to start on) is what fails, and the others hold every
+     * committed write, so it is replaced, claim and all, rather than made again on it for ever. One that fails beside
+     * an unhealthy member, or on another release than the others (an upgrade its data does not take), is made again
+     * in place: replacing it then could leave fewer members than the others' failures allow, or repeat the upgrade's
+     * failure on a fresh member.
+     */
+    private static boolean keepsFailingBesideHealthyPeers(Seat s, List<Seat> seats) {
+        if (!s.pod().map(MemberPod::keepsFailing).orElse(false)) {
+            return false;
+        }
+        String release = s.pod().get().etcdVersion();
+        List<Seat> others = seats.stream().filter(other -> other != s).toList();
+        return !others.isEmpty() && safeToRemove(s, seats) && others.stream().allMatch(other -> other.healthy()
+                && other.pod().map(p -> Objects.equals(p.etcdVersion(), release)).orElse(false));
     }
 
     private static boolean dead(ClusterObservation o, Seat s) {

@@ -336,8 +336,9 @@ public final class ClusterStatusBuilder {
             return condition(RECOVERING, false, REASON_ALL_MEMBERS_LOST, "No member is left to recover from; the"
                     + " operator waits for a restore or a reseed request (see the Available condition).");
         }
-        if (step instanceof RemoveMember r && RemoveMember.DEAD_MEMBER.equals(r.reason())) {
-            return condition(RECOVERING, true, "ReplacingDeadMember", r.describe());
+        if (step instanceof RemoveMember r && r.replacement()) {
+            return condition(RECOVERING, true, RemoveMember.DEAD_MEMBER.equals(r.reason()) ? "ReplacingDeadMember"
+                    : "ReplacingFailingMember", r.describe());
         }
         if (step instanceof Step.RecordQuorumRecovery || step instanceof Step.CreateRecoveryMember
                 || step instanceof Step.RetireSurvivor || step instanceof Step.CreateRestore) {
@@ -576,7 +577,7 @@ public final class ClusterStatusBuilder {
     }
 
     private static String failedNow(ClusterObservation o, Step step, List<MemberDetail> details) {
-        String member = step instanceof Step.RemoveMember r && Step.RemoveMember.DEAD_MEMBER.equals(r.reason())
+        String member = step instanceof Step.RemoveMember r && r.replacement()
                 ? r.name() : step instanceof Step.DeletePod d && Step.DeletePod.POD_STOPPED.equals(d.reason())
                         ? d.name() : null;
         String wanted = o.desiredVersion();

@@ -36,14 +36,32 @@ import java.util.Objects;
  *                    the cluster's leader's list: started again on an empty data directory with its first
  *                    {@code --initial-cluster-state=new}, it made a new cluster under the same IDs, which serves none
  *                    of the cluster's data
+ * @param keepsFailing its member's etcd failed in each of the last pods the operator made for it on its claim, since it
+ *                    was last healthy, and fails in this one too: made again on the same data it would fail again
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
         boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing,
-        boolean splitOff) {
+        boolean splitOff, boolean keepsFailing) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** Not failing again after being made anew. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+            boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing,
+            boolean splitOff) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff, false);
+    }
+
+    /** The same pod, whose member's etcd failed in each of its last pods made on its claim ({@link #keepsFailing}). */
+    public MemberPod withKeepsFailing() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff,
+                true);
     }
 
     /** Not split off. */
@@ -57,7 +75,8 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, whose etcd leads a cluster of its own (see {@link #splitOff}). */
     public MemberPod withSplitOff() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, true);
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, true,
+                keepsFailing);
     }
 
     /** A pod made on its member's data that found it. */
@@ -74,7 +93,8 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
      */
     public MemberPod withDataMissing() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, true, splitOff);
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, true, splitOff,
+                keepsFailing);
     }
 
     /** A pod whose image the kubelet has, or is getting. */
@@ -116,31 +136,36 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     /** The same pod, started on TLS material its Secrets no longer hold. */
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff);
+                true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff,
+                keepsFailing);
     }
 
     /** The same pod, as one whose etcd is started again in place (a pod that runs once, not to be replaced yet). */
     public MemberPod restartingInPlace() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository, dataMissing, splitOff);
+                staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository, dataMissing, splitOff,
+                keepsFailing);
     }
 
     /** The same pod, whose etcd is not started again when it ends. */
     public MemberPod runningOnce() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository, dataMissing, splitOff);
+                staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository, dataMissing, splitOff,
+                keepsFailing);
     }
 
     /** The same pod, whose etcd image the kubelet cannot get, for {@code problem}. */
     public MemberPod withImageProblem(String problem) {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository, dataMissing, splitOff);
+                staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository, dataMissing, splitOff,
+                keepsFailing);
     }
 
     /** The same pod, whose etcd image is of another repository than spec.repository names. */
     public MemberPod ofOtherRepository() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
-                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true, dataMissing, splitOff);
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true, dataMissing, splitOff,
+                keepsFailing);
     }
 
     /** Without a deletion timestamp. */

@@ -162,14 +162,30 @@ public sealed interface Step {
         public static final String DEAD_MEMBER = "DeadMember";
         /** The member's pod runs once, and a member whose pod restarts etcd in place was added to take its place. */
         public static final String RUNS_ONCE = "RunOncePodReplaced";
+        /**
+         * The member's etcd failed in each pod made again on its claim ({@link MemberPod#keepsFailing}) while the
+         * other members are healthy; a later step adds a fresh one (a replacement).
+         */
+        public static final String KEEPS_FAILING = "MemberKeepsFailing";
 
         /** A removal that leaves the member's pod to a later step. */
         public RemoveMember(long id, String name, String reason) {
             this(id, name, reason, false);
         }
 
+        /** The member goes to be replaced by a fresh one, not to scale down. */
+        public boolean replacement() {
+            return DEAD_MEMBER.equals(reason) || KEEPS_FAILING.equals(reason);
+        }
+
         @Override
         public String describe() {
+            if (KEEPS_FAILING.equals(reason)) {
+                return "Removing member " + name + " (" + Long.toHexString(id) + "), whose etcd failed again in each"
+                        + " of its last " + ClusterPlanner.RECREATIONS_BEFORE_REPLACING + " pods made on its"
+                        + " claim while the other members are healthy, with its claim and its pod; a fresh member"
+                        + " replaces it next (see the logs of its etcd for why it failed).";
+            }
             if (DEAD_MEMBER.equals(reason)) {
                 return "Removing dead member " + name + " (" + Long.toHexString(id) + ")"
                         + (deleteFailedPod ? " and deleting its failed pod" : "")

@@ -256,6 +256,12 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The member's etcd failed in each of its last pods made on its claim, and fails in this one too. */
+    ClusterFixture keepsFailing(String name) {
+        pods.put(name, pods.get(name).withKeepsFailing());
+        return this;
+    }
+
     /** The pods of {@code names} run once: their etcd is not started again when it ends. */
     ClusterFixture runsOnce(String... names) {
         for (String name : names) {
@@ -502,6 +508,8 @@ final class ClusterFixture {
             members.put(p.name(), new EtcdMember(m.id(), m.name(), m.peerUrl(), false));
         } else if (step instanceof Step.RemoveMember r) {
             EtcdMember m = members.remove(r.name());
+            // the actuator deletes a removed member's claim
+            claims.remove(r.name());
             boolean wasLeader = health.containsKey(m.id()) && health.get(m.id()).leader();
             health.remove(m.id());
             if (r.deleteFailedPod()) {

@@ -593,6 +593,72 @@ class ClusterPlannerTest {
         assertThat(plan(back)).isNotInstanceOf(RemoveMember.class);
     }
 
+    /**
+     * On claims, a member whose etcd failed in each of its last pods made on its claim (its data no longer the
+     * cluster's: it bootstrapped a cluster of its own, say) is replaced, claim and all, while every other member is
+     * healthy, instead of made again on it for ever.
+     */
+    @Test
+    void onClaimsAMemberThatKeepsFailingOnItsClaimBesideHealthyMembersIsReplaced() {
+        ClusterFixture f = running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b");
+        // made again on its claim until it failed in as many pods as allowed
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        f.keepsFailing("demo-b");
+        Step first = plan(f);
+        assertThat(first).isEqualTo(new RemoveMember(f.id("demo-b"), "demo-b", RemoveMember.KEEPS_FAILING, true));
+        assertThat(((RemoveMember) first).replacement()).isTrue();
+        assertThat(first.describe()).isEqualTo("Removing member demo-b (" + Long.toHexString(f.id("demo-b"))
+                + "), whose etcd failed again in each of its last " + ClusterPlanner.RECREATIONS_BEFORE_REPLACING
+                + " pods made on its claim while the other members are healthy, with its claim and its pod; a fresh"
+                + " member replaces it next (see the logs of its etcd for why it failed).");
+        f.apply(first);
+        assertThat(plan(f)).isInstanceOfSatisfying(AddMember.class,
+                a -> assertThat(a.name()).isNotIn("demo-a", "demo-b", "demo-c"));
+        // a pod that ended for good fails as much
+        ClusterFixture ended = running(3, V).persistent().podStopped("demo-b").unhealthy("demo-b")
+                .keepsFailing("demo-b");
+        assertThat(plan(ended)).isEqualTo(new RemoveMember(ended.id("demo-b"), "demo-b", RemoveMember.KEEPS_FAILING,
+                true));
+    }
+
+    /**
+     * Beside another member that is not healthy, the failing one is made again in place: replacing it would leave the
+     * cluster fewer healthy members than a second failure allows, or without quorum; and what fails may be what
+     * both share (a node, a network).
+     */
+    @Test
+    void aMemberThatKeepsFailingIsMadeAgainInPlaceBesideAnUnhealthyMember() {
+        ClusterFixture f = running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b")
+                .keepsFailing("demo-b").unhealthy("demo-c");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        ClusterFixture five = running(5, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b")
+                .keepsFailing("demo-b").unhealthy("demo-e");
+        assertThat(plan(five)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        // a learner that never caught up is no healthy member either
+        ClusterFixture learning = running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b")
+                .keepsFailing("demo-b").learner("demo-d", false, 10);
+        assertThat(plan(learning)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+    }
+
+    /** A lone member has nothing to be replaced from: made again on its claim, as ever. */
+    @Test
+    void aLoneMemberThatKeepsFailingIsMadeAgainInPlace() {
+        ClusterFixture f = running(1, V).persistent().podCrashLooping("demo-a").unhealthy("demo-a")
+                .keepsFailing("demo-a");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-a", DeletePod.POD_STOPPED));
+    }
+
+    /**
+     * A member that keeps failing on another release than the others (the first given an upgrade its data or settings
+     * do not take) is made again in place: a fresh member on that release would fail as well.
+     */
+    @Test
+    void aMemberThatKeepsFailingOnAnotherReleaseThanTheOthersIsNotReplaced() {
+        ClusterFixture f = running(3, "3.5.35").persistent().version("3.6.16").podVersion("demo-b", "3.6.16")
+                .podCrashLooping("demo-b").unhealthy("demo-b").keepsFailing("demo-b");
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+    }
+
     /** Every claim wiped (no member answers, each pod made again in place finds nothing): said, not waited on. */
     @Test
     void onClaimsEveryClaimWithoutItsDataIsAllMembersLost() {
