@@ -71,7 +71,7 @@ public class ClusterMetrics {
             Map.entry(HAS_LEADER, "1 while a member says it is the leader, else 0"),
             Map.entry(ADDITIONS, "Members added, the first members and replacements' fresh members included"),
             Map.entry(REMOVALS, "Members removed to scale down"),
-            Map.entry(REPLACEMENTS, "Dead members removed so that fresh members replace them"),
+            Map.entry(REPLACEMENTS, "Dead or failing members removed so that fresh members replace them"),
             Map.entry(UPGRADES, "Member pods moved to another etcd version"),
             Map.entry(REFUSALS, "Spec changes the operator refused, by reason"),
             Map.entry(STEP_FAILURES, "Steps that failed and are retried, by step"),

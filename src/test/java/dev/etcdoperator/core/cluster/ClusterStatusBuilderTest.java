@@ -450,6 +450,14 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void aMemberThatKeepsFailingOnItsClaimIsReportedAsReplaced() {
+        EtcdClusterStatus s = report(running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b")
+                .keepsFailing("demo-b"));
+        assertCondition(s, "Recovering", "True", "ReplacingFailingMember", "demo-b", "failed again in each");
+        assertCondition(s, "Available", "True", "QuorumHealthy", "2 of 3");
+    }
+
+    @Test
     void aRefusedVersionIsReportedAndTheOldVersionKept() {
         EtcdClusterStatus s = report(running(3, V).version("3.4.23"));
         assertCondition(s, "Upgrading", "False", "Downgrade", "3.5.17", "3.4.23");
