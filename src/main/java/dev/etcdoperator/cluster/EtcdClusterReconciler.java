@@ -306,7 +306,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         observed = withQuorumRestore(cluster, observed);
         observed = new ClusterObserver.Observed(recreations.marked(key, cluster.getMetadata().getUid(),
-                observed.observation()), observed.admin(), observed.clientUrlByPod());
+                observed.observation(), pods), observed.admin(), observed.clientUrlByPod());
         reportRestarts(cluster, key, pods, observed.observation());
         metrics.observed(namespace, name, ClusterHealth.of(observed.observation()));
         metrics.observedDatabases(namespace, name, observed.observation().space().quotaBytes(),
@@ -368,7 +368,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             int added = actuator.act(cluster, observed.observation(), observed.admin(), observed.clientUrlByPod(),
                     step, seedSnapshot, tlsKeys);
             space.done(ClusterObserver.key(namespace, name), cluster.getMetadata().getUid(), step);
-            recreations.done(key, cluster.getMetadata().getUid(), step, clock.instant());
+            recreations.done(key, cluster.getMetadata().getUid(), step, observed.observation(), pods);
             metrics.acted(namespace, name, step, added);
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;

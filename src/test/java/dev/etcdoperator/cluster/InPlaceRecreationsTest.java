@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,8 +12,11 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import dev.etcdoperator.core.cluster.ClusterObservation;
 import dev.etcdoperator.core.cluster.ClusterPlanner;
+import dev.etcdoperator.core.cluster.DatabaseSpace;
 import dev.etcdoperator.core.cluster.EtcdMember;
 import dev.etcdoperator.core.cluster.MemberHealth;
 import dev.etcdoperator.core.cluster.MemberPod;
@@ -22,100 +26,207 @@ class InPlaceRecreationsTest {
     private static final String KEY = "prod/alpha";
     private static final String UID = "uid-1";
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final int ENOUGH = ClusterPlanner.RECREATIONS_BEFORE_REPLACING;
     private static final Step RECREATE_B = new Step.DeletePod("alpha-b", Step.DeletePod.POD_STOPPED);
 
     private final InPlaceRecreations recreations = new InPlaceRecreations();
+    private int podsMade;
 
-    private static MemberPod crashLooping(String name) {
-        return new MemberPod(name, false, false, false, "3.5.17", true, false, null, false, true, true);
+    /** What the operator sees of the cluster: alpha-a and alpha-c healthy unless said, and alpha-b. */
+    private static final class Look {
+        Instant now = T0;
+        MemberPod b = crashLooping();
+        boolean bHealthy;
+        boolean cHealthy = true;
+        long revision = 100;
+        String bUid = "b-0";
+        String bEnded;
+
+        ClusterObservation observation() {
+            List<EtcdMember> members = List.of(new EtcdMember(1, "alpha-a", "http://a:2380", false),
+                    new EtcdMember(2, "alpha-b", "http://b:2380", false),
+                    new EtcdMember(3, "alpha-c", "http://c:2380", false));
+            Map<Long, MemberHealth> health = Map.of(1L, new MemberHealth(1, true, true, "3.5.17", revision),
+                    2L, new MemberHealth(2, bHealthy, false, "3.5.17", revision),
+                    3L, new MemberHealth(3, cHealthy, false, "3.5.17", revision));
+            return new ClusterObservation("alpha", "prod", 3, "3.5.17", false, true,
+                    List.of(running("alpha-a"), b, running("alpha-c")), Optional.of(members), health, "3.5.17", "",
+                    false, Set.of("alpha-a", "alpha-b", "alpha-c"), null, false, now,
+                    new DatabaseSpace(List.of(), DatabaseSpace.DEFAULT_QUOTA_BYTES, revision, 0, Set.of()), null,
+                    false, List.of(), false);
+        }
+
+        List<Pod> pods() {
+            List<Pod> pods = new ArrayList<>();
+            pods.add(pod("alpha-a", "a-0", null));
+            pods.add(pod("alpha-b", bUid, bEnded));
+            pods.add(pod("alpha-c", "c-0", null));
+            return pods;
+        }
+    }
+
+    private static MemberPod crashLooping() {
+        return new MemberPod("alpha-b", false, false, false, "3.5.17", true, false, null, false, true, true);
     }
 
     private static MemberPod running(String name) {
         return new MemberPod(name, true, true, false, "3.5.17", true);
     }
 
-    /** alpha-a healthy; alpha-b as {@code b}, healthy or not. */
-    private static ClusterObservation observed(Instant now, MemberPod b, boolean bHealthy) {
-        List<EtcdMember> members = List.of(new EtcdMember(1, "alpha-a", "http://a:2380", false),
-                new EtcdMember(2, "alpha-b", "http://b:2380", false));
-        Map<Long, MemberHealth> health = Map.of(1L, new MemberHealth(1, true, true, "3.5.17", 100),
-                2L, new MemberHealth(2, bHealthy, false, "3.5.17", 100));
-        return new ClusterObservation("alpha", "prod", 2, "3.5.17", false, true, List.of(running("alpha-a"), b),
-                Optional.of(members), health, "3.5.17", "", false, Set.of("alpha-a", "alpha-b"), null, false, now,
-                null, null, false, List.of(), false);
+    /** A pod whose etcd last ended for {@code ended} (null: as an error does). */
+    private static Pod pod(String name, String uid, String ended) {
+        return new PodBuilder().withNewMetadata().withName(name).withUid(uid).endMetadata()
+                .withNewStatus().addNewContainerStatus().withName(ClusterResources.ETCD_CONTAINER).withRestartCount(1)
+                .withNewLastState().withNewTerminated().withExitCode(ended == null ? 2 : 137)
+                .withReason(ended == null ? "Error" : ended).endTerminated().endLastState()
+                .endContainerStatus().endStatus().build();
     }
 
-    private void recreateB(int times, Instant at) {
+    /** alpha-b's pod, crash-looping, is deleted to be made again: the next one has a new uid. */
+    private void recreateB(Look look, int times) {
         for (int i = 0; i < times; i++) {
-            recreations.done(KEY, UID, RECREATE_B, at);
+            recreations.done(KEY, UID, RECREATE_B, look.observation(), look.pods());
+            look.bUid = "b-" + ++podsMade;
         }
     }
 
-    private boolean bKeepsFailing(ClusterObservation o) {
-        return recreations.marked(KEY, UID, o).pods().stream().filter(p -> p.name().equals("alpha-b")).findFirst()
-                .orElseThrow().keepsFailing();
+    private boolean bMarked(Look look) {
+        return recreations.marked(KEY, UID, look.observation(), look.pods()).pods().stream()
+                .filter(p -> p.name().equals("alpha-b")).findFirst().orElseThrow().keepsFailing();
     }
 
     @Test
-    void aMemberMadeAgainOnItsClaimAsOftenAsThePlannerAllowsAndFailingAgainIsMarked() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING - 1, T0);
-        assertThat(bKeepsFailing(observed(T0, crashLooping("alpha-b"), false))).isFalse();
-        recreateB(1, T0);
-        assertThat(bKeepsFailing(observed(T0, crashLooping("alpha-b"), false))).isTrue();
-        // an ended pod fails as much as a crash-looping one
-        assertThat(bKeepsFailing(observed(T0, new MemberPod("alpha-b", false, false, false, "3.5.17", true), false)))
-                .isTrue();
+    void aMemberWhoseEtcdCrashLoopedInEachOfItsLastPodsAndInANewOneIsMarked() {
+        Look look = new Look();
+        recreateB(look, ENOUGH - 1);
+        assertThat(bMarked(look)).isFalse();
+        recreateB(look, 1);
+        assertThat(bMarked(look)).isTrue();
+        // its new pod starting (not failing yet) is not marked, nor one being deleted
+        look.b = MemberPod.starting("alpha-b", "3.5.17", true);
+        assertThat(bMarked(look)).isFalse();
+        look.b = new MemberPod("alpha-b", false, false, true, "3.5.17", true, false, T0, false, true, true);
+        assertThat(bMarked(look)).isFalse();
+    }
+
+    /** The pods informer may still show a pod already deleted: it counts once, and is not the new pod that fails. */
+    @Test
+    void aPodSeenAgainAfterItsDeletionCountsOnceAndIsNotMarked() {
+        Look look = new Look();
+        for (int i = 0; i < ENOUGH; i++) {
+            recreations.done(KEY, UID, RECREATE_B, look.observation(), look.pods());
+        }
+        look.bUid = "b-1";
+        assertThat(bMarked(look)).isFalse();
+
+        Look lagging = new Look();
+        InPlaceRecreations fresh = new InPlaceRecreations();
+        for (int i = 0; i < ENOUGH; i++) {
+            lagging.bUid = "l-" + i;
+            fresh.done(KEY, UID, RECREATE_B, lagging.observation(), lagging.pods());
+        }
+        // the last pod deleted, still seen
+        assertThat(fresh.marked(KEY, UID, lagging.observation(), lagging.pods()).pods())
+                .noneMatch(MemberPod::keepsFailing);
     }
 
     @Test
-    void aPodThatIsNotFailingNowIsNotMarked() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING, T0);
-        // starting again (not healthy yet) in its new pod
-        assertThat(bKeepsFailing(observed(T0, MemberPod.starting("alpha-b", "3.5.17", true), false))).isFalse();
-        // a pod that never started etcd (its node refused it) says nothing of its data
-        assertThat(bKeepsFailing(observed(T0, new MemberPod("alpha-b", false, false, false, "3.5.17", true, true,
-                null, false, false), false))).isFalse();
+    void aFailureBesideAnUnhealthyMemberIsNotCounted() {
+        Look look = new Look();
+        look.cHealthy = false;
+        recreateB(look, ENOUGH);
+        look.cHealthy = true;
+        assertThat(bMarked(look)).isFalse();
+    }
+
+    @Test
+    void anEndedPodOrAnEtcdKilledForMemoryIsNotCounted() {
+        Look look = new Look();
+        look.b = new MemberPod("alpha-b", false, false, false, "3.5.17", true);
+        recreateB(look, ENOUGH);
+        look.b = crashLooping();
+        assertThat(bMarked(look)).isFalse();
+
+        look.bEnded = "OOMKilled";
+        recreateB(look, ENOUGH);
+        look.bEnded = null;
+        assertThat(bMarked(look)).isFalse();
     }
 
     @Test
     void aMemberSeenHealthyIsForgotten() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING - 1, T0);
-        recreations.marked(KEY, UID, observed(T0, running("alpha-b"), true));
-        recreateB(1, T0);
-        assertThat(bKeepsFailing(observed(T0, crashLooping("alpha-b"), false))).isFalse();
+        Look look = new Look();
+        recreateB(look, ENOUGH - 1);
+        look.bHealthy = true;
+        look.b = running("alpha-b");
+        assertThat(bMarked(look)).isFalse();
+        look.bHealthy = false;
+        look.b = crashLooping();
+        recreateB(look, 1);
+        assertThat(bMarked(look)).isFalse();
     }
 
     @Test
     void recreationsOutsideTheWindowAreNotCounted() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING - 1, T0);
-        Instant later = T0.plus(InPlaceRecreations.WINDOW).plus(Duration.ofSeconds(1));
-        recreateB(1, later);
-        assertThat(bKeepsFailing(observed(later, crashLooping("alpha-b"), false))).isFalse();
+        Look look = new Look();
+        recreateB(look, ENOUGH - 1);
+        look.now = T0.plus(InPlaceRecreations.WINDOW).plus(Duration.ofSeconds(1));
+        recreateB(look, 1);
+        assertThat(bMarked(look)).isFalse();
+    }
+
+    @Test
+    void nothingIsMarkedWhileTheClusterAnswersAtALowerRevisionThanItWasSeenAt() {
+        Look look = new Look();
+        recreations.marked(KEY, UID, look.observation(), look.pods());
+        look.revision = 5;
+        recreateB(look, ENOUGH);
+        assertThat(bMarked(look)).isFalse();
+        look.revision = 100;
+        assertThat(bMarked(look)).isTrue();
+    }
+
+    @Test
+    void noOtherMemberIsMarkedWithinTheWindowOfAReplacement() {
+        Look look = new Look();
+        recreateB(look, ENOUGH);
+        assertThat(bMarked(look)).isTrue();
+        recreations.done(KEY, UID, new Step.RemoveMember(2, "alpha-b", Step.RemoveMember.KEEPS_FAILING, true),
+                look.observation(), look.pods());
+        // the member that took its place (under the same name here) fails as well
+        recreateB(look, ENOUGH);
+        assertThat(bMarked(look)).isFalse();
+        look.now = T0.plus(InPlaceRecreations.WINDOW).plus(Duration.ofSeconds(1));
+        recreateB(look, ENOUGH);
+        assertThat(bMarked(look)).isTrue();
     }
 
     @Test
     void aClusterMadeAgainUnderItsNameStartsAfresh() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING, T0);
-        assertThat(recreations.marked(KEY, "uid-2", observed(T0, crashLooping("alpha-b"), false)).pods())
+        Look look = new Look();
+        recreateB(look, ENOUGH);
+        assertThat(recreations.marked(KEY, "uid-2", look.observation(), look.pods()).pods())
                 .noneMatch(MemberPod::keepsFailing);
-        recreations.done(KEY, "uid-2", RECREATE_B, T0);
-        assertThat(recreations.marked(KEY, "uid-2", observed(T0, crashLooping("alpha-b"), false)).pods())
-                .noneMatch(MemberPod::keepsFailing);
+        assertThat(bMarked(look)).isFalse();
     }
 
     @Test
     void onlyPodsDeletedToBeMadeAgainOnTheirClaimAreCounted() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING - 1, T0);
-        recreations.done(KEY, UID, new Step.DeletePod("alpha-b", Step.DeletePod.NOT_A_MEMBER), T0);
-        recreations.done(KEY, UID, new Step.DeletePod("alpha-b", Step.DeletePod.LEARNER_FAILED), T0);
-        recreations.done(KEY, UID, new Step.DeletePod("alpha-b", Step.DeletePod.SPLIT_OFF), T0);
-        assertThat(bKeepsFailing(observed(T0, crashLooping("alpha-b"), false))).isFalse();
+        Look look = new Look();
+        recreateB(look, ENOUGH - 1);
+        for (String reason : List.of(Step.DeletePod.NOT_A_MEMBER, Step.DeletePod.LEARNER_FAILED,
+                Step.DeletePod.SPLIT_OFF)) {
+            recreations.done(KEY, UID, new Step.DeletePod("alpha-b", reason), look.observation(), look.pods());
+            look.bUid = "b-" + ++podsMade;
+        }
+        assertThat(bMarked(look)).isFalse();
     }
 
     @Test
     void aDeletedClusterIsForgotten() {
-        recreateB(ClusterPlanner.RECREATIONS_BEFORE_REPLACING, T0);
+        Look look = new Look();
+        recreateB(look, ENOUGH);
         recreations.forget(KEY);
-        assertThat(bKeepsFailing(observed(T0, crashLooping("alpha-b"), false))).isFalse();
+        assertThat(bMarked(look)).isFalse();
     }
 }

@@ -18,6 +18,7 @@ import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
 import dev.etcdoperator.api.v1beta2.MemberDetail;
+import dev.etcdoperator.core.cluster.ClusterPlanner;
 import dev.etcdoperator.sandbox.support.ContinuousWriter;
 import dev.etcdoperator.sandbox.support.Etcdctl;
 import dev.etcdoperator.sandbox.support.SandboxClusters;
@@ -555,6 +556,11 @@ class EtcdClusterIT {
                         c -> assertThat(c.getMetadata().getDeletionTimestamp()).isNotNull());
         assertThat(events("sigma")).filteredOn(e -> "MemberReplaced".equals(e.getReason()))
                 .anySatisfy(e -> assertThat(e.getMessage()).contains(name, "failed again in each of its last"));
+        // made again on its claim as often as the operator allows before it is replaced, not fewer times
+        assertThat(events("sigma").stream().filter(e -> "PodDeleted".equals(e.getReason())
+                && e.getMessage().startsWith("Deleting pod " + name + ", which ended or whose etcd keeps failing"))
+                .mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum())
+                .isGreaterThanOrEqualTo(ClusterPlanner.RECREATIONS_BEFORE_REPLACING);
         await().atMost(CONVERGE).untilAsserted(() -> {
             for (String url : endpointList("sigma")) {
                 for (int i = 0; i < 30; i += 7) {

@@ -206,13 +206,14 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
         return pods.stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
-    /** The same observation with another quorum-loss view. */
     /** The same observation with {@code pods} for its member pods. */
     public ClusterObservation withPods(List<MemberPod> pods) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
                 quorumLoss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade);
     }
+
+    /** The same observation with another quorum-loss view. */
 
     public ClusterObservation withQuorumLoss(QuorumLoss loss) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,

@@ -84,7 +84,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   comes back.</li>
  * <li>Persistent, a started member's pod has ended or its etcd crash-loops, and the member is unhealthy:
  *   {@link DeletePod} so that rule 3 recreates it on its data (at the version the cluster runs); also without
- *   quorum, for the same reason.</li>
+ *   quorum, for the same reason. A member whose etcd failed in each of its last pods made so
+ *   ({@link MemberPod#keepsFailing}) while every other member is healthy on the same release: {@link RemoveMember}
+ *   {@code MemberKeepsFailing}, its claim and pod with it.</li>
  * <li>Healthy voters fewer than a majority of voters, but enough with the first members started together that
  *   are still starting (recorded until they first have a quorum; their pod not ended): {@link Wait}
  *   {@code MembersStarting}. Else
@@ -907,11 +909,11 @@ public final class ClusterPlanner {
 
     /**
      * A member whose etcd failed in each of its last pods made on its claim, while every other member is healthy and
-     * runs the same release: its data (or what it was given to start on) is what fails, and the others hold every
-     * committed write, so it is replaced, claim and all, rather than made again on it for ever. One that fails beside
-     * an unhealthy member, or on another release than the others (an upgrade its data does not take), is made again
-     * in place: replacing it then could leave fewer members than the others' failures allow, or repeat the upgrade's
-     * failure on a fresh member.
+     * runs the same release on the current TLS material: its data is what fails, and the others hold every committed
+     * write, so it is replaced, claim and all, rather than made again on it for ever. One that fails beside an
+     * unhealthy member, on another release than the others (an upgrade its data does not take), or as the first
+     * member on new TLS material, is made again in place: replacing it then could leave fewer members than the
+     * others' failures allow, or repeat the failure on a fresh member.
      */
     private static boolean keepsFailingBesideHealthyPeers(Seat s, List<Seat> seats) {
         if (!s.pod().map(MemberPod::keepsFailing).orElse(false)) {
@@ -920,7 +922,7 @@ public final class ClusterPlanner {
         String release = s.pod().get().etcdVersion();
         List<Seat> others = seats.stream().filter(other -> other != s).toList();
         return !others.isEmpty() && safeToRemove(s, seats) && others.stream().allMatch(other -> other.healthy()
-                && other.pod().map(p -> Objects.equals(p.etcdVersion(), release)).orElse(false));
+                && other.pod().map(p -> Objects.equals(p.etcdVersion(), release) && !p.staleTls()).orElse(false));
     }
 
     private static boolean dead(ClusterObservation o, Seat s) {

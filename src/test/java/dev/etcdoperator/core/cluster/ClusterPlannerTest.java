@@ -657,6 +657,10 @@ class ClusterPlannerTest {
         ClusterFixture f = running(3, "3.5.35").persistent().version("3.6.16").podVersion("demo-b", "3.6.16")
                 .podCrashLooping("demo-b").unhealthy("demo-b").keepsFailing("demo-b");
         assertThat(plan(f)).isEqualTo(new DeletePod("demo-b", DeletePod.POD_STOPPED));
+        // the first member made on new TLS material, the others still on the old
+        ClusterFixture tls = running(3, V).persistent().podCrashLooping("demo-b").unhealthy("demo-b")
+                .keepsFailing("demo-b").staleTls("demo-a", "demo-c");
+        assertThat(plan(tls)).isNotInstanceOf(RemoveMember.class);
     }
 
     /** Every claim wiped (no member answers, each pod made again in place finds nothing): said, not waited on. */
