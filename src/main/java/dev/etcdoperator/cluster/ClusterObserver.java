@@ -144,8 +144,12 @@ final class ClusterObserver {
                 EtcdAdmin.Members listed = a.memberList();
                 Map<Long, String> urlById = new HashMap<>();
                 revision = askHealth(a, listed.members(), clientUrlByPod, naming, health, urlById);
-                if (!plausible(listed.members(), known, naming)) {
-                    Optional<EtcdAdmin.Members> wider = fromUnlisted(a, listed.members(), clientUrlByPod, naming, known);
+                boolean plausible = plausible(listed.members(), known, naming);
+                if (!plausible || health.values().stream().noneMatch(MemberHealth::leader)) {
+                    // a list that names no leader may be a member's still applying the leader's log: the leader,
+                    // added since, may be a pod the list lacks
+                    Optional<EtcdAdmin.Members> wider = fromUnlisted(a, listed.members(), clientUrlByPod, naming, known,
+                            plausible);
                     if (wider.isPresent()) {
                         listed = wider.get();
                         Set<Long> ids = listed.members().stream().map(Member::id).collect(Collectors.toSet());
@@ -269,13 +273,19 @@ final class ClusterObserver {
     }
 
     /**
-     * When the list that answered cannot be the cluster's ({@link #plausible}): the list of a running pod it lacks
-     * whose etcd has a leader, and whose list can be (the one with the newest log, if several). The list may come
-     * from a member whose data was wiped and that started a new cluster of its own (under the same IDs), the members
-     * of the cluster not asked. Empty when no such pod answers.
+     * When the list that answered cannot be the cluster's ({@link #plausible}), or names no leader: the list of a
+     * running pod it lacks whose etcd has a leader ({@code leadersOnly}: that is the leader), and whose list can be
+     * the cluster's (the one with the newest log, if several). The list may come from a member whose data was wiped
+     * and that started a new cluster of its own (under the same IDs), or that is being sent the leader's log again,
+     * the members of the cluster not asked. Empty when no such pod answers.
      */
     static Optional<EtcdAdmin.Members> fromUnlisted(EtcdAdmin admin, List<Member> list,
             Map<String, String> clientUrlByPod, MemberNaming naming, Known known) {
+        return fromUnlisted(admin, list, clientUrlByPod, naming, known, false);
+    }
+
+    static Optional<EtcdAdmin.Members> fromUnlisted(EtcdAdmin admin, List<Member> list,
+            Map<String, String> clientUrlByPod, MemberNaming naming, Known known, boolean leadersOnly) {
         Set<String> listed = list.stream().map(m -> memberName(m, naming)).collect(Collectors.toSet());
         EtcdAdmin.Members best = null;
         long bestIndex = -1;
@@ -285,7 +295,8 @@ final class ClusterObserver {
             }
             try {
                 MemberStatus status = admin.status(pod.getValue());
-                if (status == null || status.leaderId() == 0 || status.raftIndex() <= bestIndex) {
+                if (status == null || status.leaderId() == 0 || status.raftIndex() <= bestIndex
+                        || leadersOnly && status.leaderId() != status.memberId()) {
                     continue;
                 }
                 List<Member> theirs = admin.members(pod.getValue());

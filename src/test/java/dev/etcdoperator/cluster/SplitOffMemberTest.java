@@ -67,6 +67,25 @@ class SplitOffMemberTest {
             "demo-b", "demo-c").map(n -> new dev.etcdoperator.core.cluster.MemberPod(n, true, true, false, "3.5.35",
                     false)).toList(), java.util.Set.of(), java.time.Instant.parse("2026-01-01T00:00:00Z"));
 
+    /**
+     * A member being sent the leader's log again (its data wiped) answers from what it applied so far: its list
+     * lacks the members added since, the leader among them, and names no leader. The leader, a pod the list lacks, is
+     * asked; a follower the list lacks is not taken for it.
+     */
+    @Test
+    void aListThatNamesNoLeaderGivesWayToTheLeadersWhenTheLeaderIsAPodItLacks() {
+        status.put("http://c:2379", status("http://c:2379", 3, 3, 5001));
+        lists.put("http://c:2379", List.of(A, B, C));
+        assertThat(ClusterObserver.fromUnlisted(admin(), List.of(A, B), URL_BY_POD, NAMING, KNOWN, true))
+                .hasValueSatisfying(m -> {
+                    assertThat(m.answeredBy()).isEqualTo(3);
+                    assertThat(m.members()).containsExactly(A, B, C);
+                });
+        // demo-c a follower of a leader the list names: nothing taken from it
+        status.put("http://c:2379", status("http://c:2379", 3, 2, 5001));
+        assertThat(ClusterObserver.fromUnlisted(admin(), List.of(A, B), URL_BY_POD, NAMING, KNOWN, true)).isEmpty();
+    }
+
     @Test
     void aListFromAMemberLeadingItsOwnClusterGivesWayToAPodsList() {
         // demo-a answered first: its new cluster lists it alone; demo-b and demo-c run the cluster, demo-c leads

@@ -712,6 +712,13 @@ public final class ClusterPlanner {
         seats.forEach(s -> seatNames.add(s.name()));
         for (MemberPod p : sortedByName(o.livePods())) {
             if (!seatNames.contains(p.name())) {
+                if (seats.stream().noneMatch(Seat::leader)) {
+                    // a list is the leader's only if it names the leader: a member still applying the leader's
+                    // log lacks the members added since, whose pods would be taken for no member's
+                    return new Wait(Wait.LEADER_NOT_LISTED, "Pod " + p.name() + " is no member of the member list"
+                            + " that answered, and no member of that list says it leads: the list may be out of"
+                            + " date. Nothing is deleted or added until the leader's list is read.");
+                }
                 return new DeletePod(p.name(), DeletePod.NOT_A_MEMBER);
             }
         }

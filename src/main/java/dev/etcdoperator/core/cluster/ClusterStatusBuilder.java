@@ -673,7 +673,7 @@ public final class ClusterStatusBuilder {
         return Wait.MEMBER_NOT_HEALTHY.equals(w.reason()) || Wait.POD_TERMINATING.equals(w.reason())
                 || Wait.RECOVERY_MEMBER_STARTING.equals(w.reason())
                 || Wait.QUORUM_AT_RISK.equals(w.reason()) || Wait.CORRUPT_ALARM.equals(w.reason())
-                || Wait.MEMBER_LIST_PARTIAL.equals(w.reason());
+                || Wait.MEMBER_LIST_PARTIAL.equals(w.reason()) || Wait.LEADER_NOT_LISTED.equals(w.reason());
     }
 
     private static List<MemberDetail> memberDetails(ClusterObservation o, List<Seat> seats) {

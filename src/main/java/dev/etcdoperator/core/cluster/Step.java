@@ -438,6 +438,12 @@ public sealed interface Step {
          * new cluster (its data wiped), not the cluster; nothing is changed on it.
          */
         public static final String MEMBER_LIST_PARTIAL = "MemberListPartial";
+        /**
+         * A pod is no member of the list answered, and no member of that list says it leads: the list may be a
+         * member's that is still catching up on the leader's log (the leader among the pods it lacks); no pod is
+         * deleted and no member added on it.
+         */
+        public static final String LEADER_NOT_LISTED = "LeaderNotListed";
 
         @Override
         public String describe() {

@@ -487,6 +487,25 @@ class ClusterPlannerTest {
         assertThat(plan(g)).isEqualTo(new DeletePod("demo-b", DeletePod.NOT_A_MEMBER));
     }
 
+    /**
+     * The list answered by a member still applying the leader's log (its data wiped, it is sent the log again) lacks a
+     * member added since, the leader itself: its pod is no member of that list, yet it leads the cluster. A list that
+     * names no leader changes nothing; once the leader's own list is read the pod is a member again.
+     */
+    @Test
+    void aPodMissingFromAListThatNamesNoLeaderIsNotDeleted() {
+        ClusterFixture f = running(3, V).persistent();
+        f.apply(new RemoveMember(f.id("demo-c"), "demo-c", RemoveMember.SCALE_DOWN));
+        f.claim("demo-c").pod("demo-c", true, true, V).answers("demo-a", false).answers("demo-b", false);
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.LEADER_NOT_LISTED);
+            assertThat(w.message()).contains("demo-c");
+        });
+        // a member of the list that leads: its list stands, and the pod is no member
+        f.answers("demo-a", true);
+        assertThat(plan(f)).isEqualTo(new DeletePod("demo-c", DeletePod.NOT_A_MEMBER));
+    }
+
     @Test
     void ofTwoMembersOnClaimsTheOtherOnesKeptClaimIsEnoughToWait() {
         ClusterFixture f = running(2, V).persistent().listedByAlone("demo-a");

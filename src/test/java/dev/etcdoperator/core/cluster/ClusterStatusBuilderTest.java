@@ -458,6 +458,14 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void aListThatNamesNoLeaderIsReportedAsRecovering() {
+        ClusterFixture f = running(3, V).persistent();
+        f.apply(new Step.RemoveMember(f.id("demo-c"), "demo-c", Step.RemoveMember.SCALE_DOWN));
+        f.claim("demo-c").pod("demo-c", true, true, V).answers("demo-a", false).answers("demo-b", false);
+        assertCondition(report(f), "Recovering", "True", "LeaderNotListed", "demo-c", "no member of that list");
+    }
+
+    @Test
     void aRefusedVersionIsReportedAndTheOldVersionKept() {
         EtcdClusterStatus s = report(running(3, V).version("3.4.23"));
         assertCondition(s, "Upgrading", "False", "Downgrade", "3.5.17", "3.4.23");
