@@ -135,6 +135,7 @@ final class ClusterObserver {
         Map<Long, MemberHealth> health = new HashMap<>();
         List<MemberAlarm> alarms = null;
         long revision = 0;
+        boolean listFromLeader = false;
         if (!clientUrlByPod.isEmpty()) {
             EtcdAdmin a = admins.forCluster(key(namespace, name), new EtcdAdmins.Target(cluster.getMetadata().getUid(),
                     Set.copyOf(clientUrlByPod.values()), addresses, clientTls));
@@ -159,6 +160,9 @@ final class ClusterObserver {
                     }
                 }
                 List<Member> list = fromLeader(a, listed, health, urlById, known, naming, namespace, name);
+                // fromLeader returns another list only as a leader answered it
+                listFromLeader = list != listed.members()
+                        || Optional.ofNullable(health.get(listed.answeredBy())).map(MemberHealth::leader).orElse(false);
                 if (list != listed.members()) {
                     // members only the leader's list has (added since) are asked too; those it lacks are no more
                     Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
@@ -195,7 +199,7 @@ final class ClusterObserver {
                 reseedRequested(cluster), clock.instant(), space(cluster, alarms, revision),
                 quorumLoss(cluster, backups, admin, clientUrlByPod), Boolean.TRUE.equals(spec.getAllowDowngrade()),
                 status == null ? null : status.getInitialMembers(), startsFromSeed(cluster),
-                status == null ? null : status.getFailedUpgradeVersion());
+                status == null ? null : status.getFailedUpgradeVersion(), listFromLeader);
         return new Observed(observation, admin, clientUrlByPod);
     }
 

@@ -42,13 +42,27 @@ import java.util.Set;
  *                       once, so an unscheduled one would be a voter that never runs; a learner waiting costs nothing)
  * @param failedUpgrade  the version an upgrade stopped at ({@code status.failedUpgradeVersion}): a member's etcd failed
  *                       on it, and it is not tried again while spec.version names it; null when none
+ * @param listFromLeader the member list was answered by a member that said it leads: another member's may be out of
+ *                       date (one still applying the leader's log lacks the members added since)
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
         Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
         Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
         QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean startsFromSeed,
-        String failedUpgrade) {
+        String failedUpgrade, boolean listFromLeader) {
+
+    /** A member list, if any, that the leader answered. */
+    public ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
+            boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
+            Map<Long, MemberHealth> health, String currentVersion, String clusterDomain, boolean tls,
+            Set<String> claims, String seedMember, boolean reseedRequested, Instant now, DatabaseSpace space,
+            QuorumLoss quorumLoss, boolean downgradeAllowed, List<String> initialMembers, boolean startsFromSeed,
+            String failedUpgrade) {
+        this(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods, members, health,
+                currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space, quorumLoss,
+                downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade, true);
+    }
 
     public ClusterObservation {
         space = space == null ? DatabaseSpace.NONE : space;
@@ -210,7 +224,7 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public ClusterObservation withPods(List<MemberPod> pods) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
-                quorumLoss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade);
+                quorumLoss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade, listFromLeader);
     }
 
     /** The same observation with another quorum-loss view. */
@@ -218,7 +232,7 @@ public record ClusterObservation(String cluster, String namespace, int desiredSi
     public ClusterObservation withQuorumLoss(QuorumLoss loss) {
         return new ClusterObservation(cluster, namespace, desiredSize, desiredVersion, paused, persistent, pods,
                 members, health, currentVersion, clusterDomain, tls, claims, seedMember, reseedRequested, now, space,
-                loss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade);
+                loss, downgradeAllowed, initialMembers, startsFromSeed, failedUpgrade, listFromLeader);
     }
 
     public boolean terminatingPod(String name) {

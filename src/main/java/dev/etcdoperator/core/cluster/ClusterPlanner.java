@@ -100,7 +100,8 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   slow disk) is waited for, not replaced. A crash-looping member that cannot be removed safely is started again
  *   in place by the kubelet, on its data: that is how a quorum lost to failed etcd processes comes back (rule 5
  *   counts it as one that may come back, not as lost for good).</li>
- * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}. Then, while etcd's NOSPACE alarm is raised, what
+ * <li>A pod no member owns: {@link DeletePod} {@code NotAMember}, on a list the leader answered (else {@link Wait}
+ *   {@code LeaderNotListed}). Then, while etcd's NOSPACE alarm is raised, what
  *   {@link SpacePlanner} says: compact, defragment the members one at a time, disarm.</li>
  * <li>More members than wanted and a learner among them: {@link RemoveMember} the learner. Wanted is
  *   {@code spec.size}, and one more while voters without a claim whose pod runs once (its etcd is not started
@@ -712,12 +713,12 @@ public final class ClusterPlanner {
         seats.forEach(s -> seatNames.add(s.name()));
         for (MemberPod p : sortedByName(o.livePods())) {
             if (!seatNames.contains(p.name())) {
-                if (seats.stream().noneMatch(Seat::leader)) {
+                if (!o.listFromLeader() || seats.stream().noneMatch(Seat::leader)) {
                     // a list is the leader's only if it names the leader: a member still applying the leader's
                     // log lacks the members added since, whose pods would be taken for no member's
                     return new Wait(Wait.LEADER_NOT_LISTED, "Pod " + p.name() + " is no member of the member list"
-                            + " that answered, and no member of that list says it leads: the list may be out of"
-                            + " date. Nothing is deleted or added until the leader's list is read.");
+                            + " that answered, which is not the leader's: it may be out of date. The pod is not"
+                            + " deleted, nor a member added or removed to scale, until the leader's list is read.");
                 }
                 return new DeletePod(p.name(), DeletePod.NOT_A_MEMBER);
             }
@@ -731,6 +732,12 @@ public final class ClusterPlanner {
         // they could take the quorum with them: one more member is wanted until one is gone (rules 13 and 13a)
         List<Seat> runOnce = RunOnceReplacement.toReplace(o, seats);
         int wanted = o.desiredSize() + (runOnce.isEmpty() ? 0 : 1);
+        if (seats.size() != wanted && !o.listFromLeader()) {
+            // a member still applying the leader's log lacks the members added since: the count would be wrong
+            return new Wait(Wait.LEADER_NOT_LISTED, "The member list that answered (" + seats.size() + " members) is"
+                    + " not the leader's: it may be out of date. No member is added or removed to scale until the"
+                    + " leader's list is read.");
+        }
         // 8. scaling down with a learner: the learner goes first
         List<Seat> learners = seats.stream().filter(Seat::learner).toList();
         if (seats.size() > wanted && !learners.isEmpty()) {

@@ -35,6 +35,7 @@ final class ClusterFixture {
     private List<String> initialMembers = List.of();
     private boolean startsFromSeed;
     private String failedUpgrade;
+    private boolean listFromLeader = true;
     private boolean reseed;
     private Instant now = NOW;
     private long nextId = 0x1001;
@@ -154,6 +155,12 @@ final class ClusterFixture {
 
     ClusterFixture now(Instant t) {
         now = t;
+        return this;
+    }
+
+    /** The member list was answered by a member that does not lead (the leader did not list the members). */
+    ClusterFixture listNotFromLeader() {
+        listFromLeader = false;
         return this;
     }
 
@@ -469,7 +476,7 @@ final class ClusterFixture {
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
                 Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed, initialMembers,
-                startsFromSeed, failedUpgrade);
+                startsFromSeed, failedUpgrade, listFromLeader);
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */

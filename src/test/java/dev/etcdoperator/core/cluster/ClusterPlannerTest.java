@@ -490,7 +490,7 @@ class ClusterPlannerTest {
     /**
      * The list answered by a member still applying the leader's log (its data wiped, it is sent the log again) lacks a
      * member added since, the leader itself: its pod is no member of that list, yet it leads the cluster. A list that
-     * names no leader changes nothing; once the leader's own list is read the pod is a member again.
+     * names no leader deletes no pod; one that a listed leader answered does.
      */
     @Test
     void aPodMissingFromAListThatNamesNoLeaderIsNotDeleted() {
@@ -504,6 +504,22 @@ class ClusterPlannerTest {
         // a member of the list that leads: its list stands, and the pod is no member
         f.answers("demo-a", true);
         assertThat(plan(f)).isEqualTo(new DeletePod("demo-c", DeletePod.NOT_A_MEMBER));
+        // unless that list was not the leader's own (the leader did not answer the member list)
+        f.listNotFromLeader();
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.LEADER_NOT_LISTED));
+    }
+
+    /** A list that is not the leader's may lack members added since: no member is added or removed on its count. */
+    @Test
+    void noMemberIsAddedOrRemovedToScaleOnAListThatIsNotTheLeaders() {
+        assertThat(plan(running(2, V).size(3).listNotFromLeader())).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.LEADER_NOT_LISTED));
+        assertThat(plan(running(3, V).size(2).listNotFromLeader())).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.LEADER_NOT_LISTED));
+        assertThat(plan(running(2, V).size(3))).isInstanceOf(AddMember.class);
+        // at its size, the rest goes on
+        assertThat(plan(running(3, V).listNotFromLeader())).isInstanceOf(Nothing.class);
     }
 
     @Test

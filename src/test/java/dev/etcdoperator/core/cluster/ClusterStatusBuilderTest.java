@@ -462,7 +462,7 @@ class ClusterStatusBuilderTest {
         ClusterFixture f = running(3, V).persistent();
         f.apply(new Step.RemoveMember(f.id("demo-c"), "demo-c", Step.RemoveMember.SCALE_DOWN));
         f.claim("demo-c").pod("demo-c", true, true, V).answers("demo-a", false).answers("demo-b", false);
-        assertCondition(report(f), "Recovering", "True", "LeaderNotListed", "demo-c", "no member of that list");
+        assertCondition(report(f), "Recovering", "True", "LeaderNotListed", "demo-c", "not the leader's");
     }
 
     @Test
