@@ -159,10 +159,9 @@ final class ClusterObserver {
                                 urlById));
                     }
                 }
-                List<Member> list = fromLeader(a, listed, health, urlById, known, naming, namespace, name);
-                // fromLeader returns another list only as a leader answered it
-                listFromLeader = list != listed.members()
-                        || Optional.ofNullable(health.get(listed.answeredBy())).map(MemberHealth::leader).orElse(false);
+                LeaderList leaders = fromLeader(a, listed, health, urlById, known, naming, namespace, name);
+                List<Member> list = leaders.members();
+                listFromLeader = leaders.leaders();
                 if (list != listed.members()) {
                     // members only the leader's list has (added since) are asked too; those it lacks are no more
                     Set<Long> ids = list.stream().map(Member::id).collect(Collectors.toSet());
@@ -247,7 +246,15 @@ final class ClusterObserver {
      * cluster's} is taken: a member leading a new cluster of its own may have the longer log. Kept as answered when
      * no leader is known or none answers with such a list.
      */
-    static List<Member> fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
+    /**
+     * The member list the observation goes by, and whether it is a leader's own answer (a list that can be the
+     * cluster's, from a member whose etcd says it leads): only such a list may make a pod no member's, or a member be
+     * added or removed to scale.
+     */
+    record LeaderList(List<Member> members, boolean leaders) {
+    }
+
+    static LeaderList fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
             Map<Long, String> urlById, Known known, MemberNaming naming, String namespace, String name) {
         List<Long> leaders = health.entrySet().stream().filter(e -> e.getValue().leader())
                 .sorted(java.util.Comparator.comparingLong(
@@ -256,7 +263,7 @@ final class ClusterObserver {
         for (long leader : leaders) {
             if (listed.answeredBy() == leader) {
                 if (plausible(listed.members(), known, naming)) {
-                    return listed.members();
+                    return new LeaderList(listed.members(), true);
                 }
                 continue;
             }
@@ -267,13 +274,13 @@ final class ClusterObserver {
             try {
                 List<Member> theirs = admin.members(url);
                 if (plausible(theirs, known, naming)) {
-                    return theirs;
+                    return new LeaderList(theirs, true);
                 }
             } catch (EtcdAdminException e) {
                 LOG.debugf("%s/%s: leader %x did not list the members (%s)", namespace, name, leader, e.getMessage());
             }
         }
-        return listed.members();
+        return new LeaderList(listed.members(), false);
     }
 
     /**

@@ -59,7 +59,7 @@ class MemberListFromLeaderTest {
         EtcdAdmin.Members stale = new EtcdAdmin.Members(1, List.of(A, B));
         Map<Long, MemberHealth> health = Map.of(1L, health(1, false, false, 10), 2L, health(2, true, true, 20));
         assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), stale, health, URLS, KNOWN, NAMING, "ns", "x"))
-                .containsExactly(A, B, C);
+                .isEqualTo(new ClusterObserver.LeaderList(List.of(A, B, C), true));
         assertThat(asked).containsExactly("http://b:2379");
     }
 
@@ -68,20 +68,31 @@ class MemberListFromLeaderTest {
         EtcdAdmin.Members fromLeader = new EtcdAdmin.Members(2, List.of(A, B));
         Map<Long, MemberHealth> health = Map.of(1L, health(1, true, false, 20), 2L, health(2, true, true, 20));
         assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A, B, C)), fromLeader, health, URLS, KNOWN, NAMING, "ns", "x"))
-                .containsExactly(A, B);
+                .isEqualTo(new ClusterObserver.LeaderList(List.of(A, B), true));
         assertThat(asked).isEmpty();
     }
 
+    /** The list stands, but as no leader's: it may lack members added since, or still name members removed. */
     @Test
-    void withNoLeaderKnownOrAnsweringTheListStands() {
+    void withNoLeaderKnownOrAnsweringTheListStandsAsNoLeaders() {
         EtcdAdmin.Members listed = new EtcdAdmin.Members(1, List.of(A, B));
         Map<Long, MemberHealth> noLeader = Map.of(1L, health(1, false, false, 10), 2L, health(2, false, false, 10));
         assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A)), listed, noLeader, URLS, KNOWN, NAMING, "ns", "x"))
-                .containsExactly(A, B);
+                .isEqualTo(new ClusterObserver.LeaderList(List.of(A, B), false));
         Map<Long, MemberHealth> leaderB = Map.of(1L, health(1, false, false, 10), 2L, health(2, true, true, 20));
         assertThat(ClusterObserver.fromLeader(leaderAnswering(null), listed, leaderB, URLS, KNOWN, NAMING, "ns", "x"))
-                .containsExactly(A, B);
+                .isEqualTo(new ClusterObserver.LeaderList(List.of(A, B), false));
         assertThat(asked).containsExactly("http://b:2379");
+    }
+
+    @Test
+    void aLeadersOwnListThatCannotBeTheClustersIsNoLeadersList() {
+        // the answering member leads a cluster of its own (its data wiped): its list lacks most known members
+        EtcdAdmin.Members listed = new EtcdAdmin.Members(1, List.of(A));
+        Map<Long, MemberHealth> health = Map.of(1L, health(1, true, true, 10));
+        assertThat(ClusterObserver.fromLeader(leaderAnswering(List.of(A)), listed, health, URLS, KNOWN, NAMING, "ns", "x"))
+                .isEqualTo(new ClusterObserver.LeaderList(List.of(A), false));
+        assertThat(asked).isEmpty();
     }
 
     /**
@@ -99,7 +110,7 @@ class MemberListFromLeaderTest {
                     return args[0].equals("http://a:2379") ? List.of(A) : List.of(A, B, C);
                 });
         assertThat(ClusterObserver.fromLeader(admin, listed, health, URLS, KNOWN, NAMING, "ns", "x"))
-                .containsExactly(A, B, C);
+                .isEqualTo(new ClusterObserver.LeaderList(List.of(A, B, C), true));
         assertThat(asked).containsExactly("http://a:2379", "http://b:2379");
     }
 

@@ -42,8 +42,9 @@ import java.util.Set;
  *                       once, so an unscheduled one would be a voter that never runs; a learner waiting costs nothing)
  * @param failedUpgrade  the version an upgrade stopped at ({@code status.failedUpgradeVersion}): a member's etcd failed
  *                       on it, and it is not tried again while spec.version names it; null when none
- * @param listFromLeader the member list was answered by a member that said it leads: another member's may be out of
- *                       date (one still applying the leader's log lacks the members added since)
+ * @param listFromLeader the member list is one a member that says it leads answered, and one that can be the
+ *                       cluster's: another member's may be out of date (one still applying the leader's log lacks the
+ *                       members added since)
  */
 public record ClusterObservation(String cluster, String namespace, int desiredSize, String desiredVersion,
         boolean paused, boolean persistent, List<MemberPod> pods, Optional<List<EtcdMember>> members,
