@@ -7,8 +7,9 @@
 # usage: build.sh <name>               build unless cached; last line of stdout: the bin dir
 #        build.sh --print-dir <name>   only print the bin dir
 #
-# <name> is a folder next to this script (kube, etcd-3.5, etcd-3.6, minio);
-# <version> is its VERSION file. A cache entry is complete when it has the
+# <name> is a folder next to this script (kube, etcd-3.5, etcd-3.6, minio,
+# busybox); <version> is its VERSION file. busybox is no Go module: it is
+# Debian's statically linked busybox (package busybox-static), unpacked. A cache entry is complete when it has the
 # marker file .complete, written after the smoke check passed and before the
 # entry is renamed into place, so an entry is either absent or complete.
 # Concurrent invocations serialise on a lock file in the cache dir.
@@ -17,7 +18,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 [--print-dir] {kube|etcd-3.5|etcd-3.6|minio}" >&2
+  echo "usage: $0 [--print-dir] {kube|etcd-3.5|etcd-3.6|minio|busybox}" >&2
   exit 2
 }
 
@@ -32,7 +33,7 @@ name=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here"
 part=$here/$name
-[[ $name =~ ^[a-z0-9.-]+$ && -f $part/VERSION && -f $part/go.mod ]] || usage
+[[ $name =~ ^[a-z0-9.-]+$ && -f $part/VERSION && ( -f $part/go.mod || $name == busybox ) ]] || usage
 version=$(tr -d '[:space:]' <"$part/VERSION")
 [[ -n $version ]] || { echo "$part/VERSION is empty" >&2; exit 1; }
 
@@ -57,6 +58,11 @@ case $name in
     upstream=go.etcd.io/etcd/server/v3
     links=(etcd etcdctl etcdutl)
     smoke=("etcd --version" "etcdctl version" "etcdutl version")
+    ;;
+  busybox)
+    upstream=
+    links=()
+    smoke=("busybox true")
     ;;
   minio)
     upstream=github.com/minio/minio
@@ -90,7 +96,7 @@ if [[ -f $entry/.complete ]]; then
 fi
 
 # The go.mod must pin the upstream release that VERSION names.
-if ! grep -qE "^[[:space:]]*(require[[:space:]]+)?${upstream//./\\.}[[:space:]]+${version//./\\.}([[:space:]]|$)" "$part/go.mod"; then
+if [[ -n $upstream ]] && ! grep -qE "^[[:space:]]*(require[[:space:]]+)?${upstream//./\\.}[[:space:]]+${version//./\\.}([[:space:]]|$)" "$part/go.mod"; then
   echo "$part/go.mod does not require $upstream $version (VERSION)" >&2
   exit 1
 fi
@@ -112,14 +118,35 @@ tmp=$(mktemp -d "$cache/.$name-$version.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
 
-gover=$(go env GOVERSION)
-echo "building $name $version into $entry (go: $gover, build cache: $(go env GOCACHE))" >&2
 start=$SECONDS
-(
-  cd "$part"
-  GOWORK=off CGO_ENABLED=0 go build -mod=readonly -buildvcs=false -trimpath \
-    -ldflags "${ldflags[*]}" -o "$tmp/bin/$name" .
-)
+if [[ $name == busybox ]]; then
+  gover=none
+  echo "fetching Debian's busybox-static into $entry" >&2
+  # apt-get download needs the package lists; a fresh machine may have none yet
+  if ! (cd "$tmp" && apt-get download -q busybox-static >&2); then
+    [[ $(id -u) -eq 0 ]] || { echo "apt-get download busybox-static failed (run apt-get update as root)" >&2; exit 1; }
+    apt-get update -q >&2
+    (cd "$tmp" && apt-get download -q busybox-static >&2)
+  fi
+  dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/root"
+  mv "$tmp/root/bin/busybox" "$tmp/bin/busybox"
+  echo "package=$(basename "$tmp"/busybox-static_*.deb)" >"$tmp/versions.txt"
+  "$tmp/bin/busybox" --help 2>&1 | head -1 >>"$tmp/versions.txt"
+  rm -rf "$tmp/root" "$tmp"/busybox-static_*.deb
+  # the VERSION is busybox's own: a Debian update of another release fails here instead of running unnoticed
+  if ! "$tmp/bin/busybox" --help 2>&1 | head -1 | grep -qF "BusyBox v$version "; then
+    echo "Debian's busybox-static is not busybox $version (VERSION): $("$tmp/bin/busybox" --help 2>&1 | head -1)" >&2
+    exit 1
+  fi
+else
+  gover=$(go env GOVERSION)
+  echo "building $name $version into $entry (go: $gover, build cache: $(go env GOCACHE))" >&2
+  (
+    cd "$part"
+    GOWORK=off CGO_ENABLED=0 go build -mod=readonly -buildvcs=false -trimpath \
+      -ldflags "${ldflags[*]}" -o "$tmp/bin/$name" .
+  )
+fi
 for link in "${links[@]}"; do
   ln -s "$name" "$tmp/bin/$link"
 done

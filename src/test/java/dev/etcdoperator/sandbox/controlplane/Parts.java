@@ -21,6 +21,8 @@ public final class Parts {
     public static final String ETCD_35 = "etcd-3.5";
     public static final String ETCD_36 = "etcd-3.6";
     public static final String MINIO = "minio";
+    /** Not built: Debian's busybox-static, unpacked (what busybox images run). */
+    public static final String BUSYBOX = "busybox";
 
     private static final Path SCRIPT = Path.of(System.getProperty("sandbox.parts",
             Path.of("src", "test", "parts").toString())).resolve("build.sh");

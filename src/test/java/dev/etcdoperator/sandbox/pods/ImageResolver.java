@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * Maps a container image and its command line onto programs installed on this machine. Only images
  * the sandbox can stand in for are accepted: etcd images (their etcd, etcdctl, etcdutl and sh) and
- * busybox/alpine (the host's sh and utilities). Everything else is refused.
+ * busybox/alpine (a real busybox, {@link BusyboxImage}, in the sandbox; the host's sh and utilities in tests of the
+ * runtime alone). Everything else is refused.
  */
 final class ImageResolver {
     static final String IMAGE_NOT_EMULATED = "ImageNotEmulated";
@@ -25,22 +26,30 @@ final class ImageResolver {
 
     private final Map<String, Path> overrides;
     private final EtcdReleases releases;
+    private final BusyboxImage busybox;
 
     ImageResolver() {
         this(Map.of(), EtcdReleases.hostOnly());
     }
 
+    /** etcd images of these releases, busybox images with the sandbox's busybox. */
     ImageResolver(EtcdReleases releases) {
-        this(Map.of(), releases);
+        this(Map.of(), releases, BusyboxImage.part());
+    }
+
+    ImageResolver(Map<String, Path> overrides, EtcdReleases releases) {
+        this(overrides, releases, null);
     }
 
     /**
      * @param overrides program name to host path, used before the search path (e.g. a specific etcd)
      * @param releases  the etcd releases by version: an etcd image's tag must name one of them, unless there are none
+     * @param busybox   what busybox and alpine images run; null: the host's programs
      */
-    ImageResolver(Map<String, Path> overrides, EtcdReleases releases) {
+    ImageResolver(Map<String, Path> overrides, EtcdReleases releases, BusyboxImage busybox) {
         this.overrides = Map.copyOf(overrides);
         this.releases = releases;
+        this.busybox = busybox;
     }
 
     /** The host command line for a container whose command and args are already expanded. */
@@ -58,8 +67,12 @@ final class ImageResolver {
             }
             argv.set(0, program.equals("sh") ? hostProgram(program, image) : etcdProgram(program, image));
         } else if (lastSegment.equals("busybox") || lastSegment.equals("alpine")) {
-            argv.addAll(command.isEmpty() ? List.of("sh") : command);
+            // the images have no entrypoint and CMD ["sh"]: args without a command replace that
+            argv.addAll(command.isEmpty() && args.isEmpty() ? List.of("sh") : command);
             argv.addAll(args);
+            if (busybox != null) {
+                return busybox.commandLine(argv, image);
+            }
             argv.set(0, hostProgram(basename(argv.get(0)), image));
         } else {
             throw new NotEmulatedException(IMAGE_NOT_EMULATED, "the sandbox cannot run image " + image
