@@ -131,11 +131,13 @@ if [[ $name == busybox ]]; then
   dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/root"
   mv "$tmp/root/bin/busybox" "$tmp/bin/busybox"
   echo "package=$(basename "$tmp"/busybox-static_*.deb)" >"$tmp/versions.txt"
-  "$tmp/bin/busybox" --help 2>&1 | head -1 >>"$tmp/versions.txt"
+  # read whole (sed, not head): busybox writes its help in pieces, and one after head left would end it with SIGPIPE
+  banner=$("$tmp/bin/busybox" --help 2>&1 | sed -n 1p)
+  echo "$banner" >>"$tmp/versions.txt"
   rm -rf "$tmp/root" "$tmp"/busybox-static_*.deb
   # the VERSION is busybox's own: a Debian update of another release fails here instead of running unnoticed
-  if ! "$tmp/bin/busybox" --help 2>&1 | head -1 | grep -qF "BusyBox v$version "; then
-    echo "Debian's busybox-static is not busybox $version (VERSION): $("$tmp/bin/busybox" --help 2>&1 | head -1)" >&2
+  if [[ $banner != "BusyBox v$version "* ]]; then
+    echo "Debian's busybox-static is not busybox $version (VERSION): $banner" >&2
     exit 1
   fi
 else
