@@ -3,6 +3,9 @@ package dev.etcdoperator.sandbox.pods;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -19,11 +22,23 @@ import dev.etcdoperator.sandbox.controlplane.Parts;
  * file DNS, is used so).
  */
 final class BusyboxImage {
+    /** A fetch that failed is not tried again sooner: each try may run {@code apt-get update}. */
+    static final Duration RETRY_FETCH_AFTER = Duration.ofMinutes(1);
+
     private final Supplier<Path> program;
+    private final Clock clock;
     private volatile Set<String> applets;
+    private volatile Path path;
+    private volatile RuntimeException failure;
+    private volatile Instant failedAt;
 
     BusyboxImage(Supplier<Path> program) {
+        this(program, Clock.systemUTC());
+    }
+
+    BusyboxImage(Supplier<Path> program, Clock clock) {
         this.program = program;
+        this.clock = clock;
     }
 
     /** The sandbox's part, fetched on first use. */
@@ -47,18 +62,33 @@ final class BusyboxImage {
                     + argv.get(0) + ": busybox has no applet " + applet);
         }
         List<String> line = new ArrayList<>(argv.size() + 1);
-        line.add(program.get().toString()); // known: applets() found it
+        line.add(path.toString()); // set by applets()
         line.add(applet);
         line.addAll(argv.subList(1, argv.size()));
         return line;
     }
 
-    private Set<String> applets() {
+    private synchronized Set<String> applets() {
         Set<String> known = applets;
-        if (known == null) {
-            known = list(program.get());
-            applets = known;
+        if (known != null) {
+            return known;
         }
+        Instant now = clock.instant();
+        if (failure != null && now.isBefore(failedAt.plus(RETRY_FETCH_AFTER))) {
+            throw failure;
+        }
+        Path fetched;
+        try {
+            fetched = program.get();
+            known = list(fetched);
+        } catch (RuntimeException e) {
+            failure = e;
+            failedAt = now;
+            throw e;
+        }
+        path = fetched;
+        applets = known;
+        failure = null;
         return known;
     }
 

@@ -7,8 +7,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,5 +55,47 @@ class ImageResolverTest {
         ImageResolver host = new ImageResolver(Map.of("sh", busybox), EtcdReleases.hostOnly());
         assertThat(host.commandLine("busybox:1.36", List.of("sh", "-c", "true"), List.of()))
                 .containsExactly(busybox.toString(), "-c", "true");
+    }
+
+    @Test
+    void aFetchThatFailedIsTriedAgainOnlyAfterAMinute() throws NotEmulatedException {
+        AtomicInteger fetches = new AtomicInteger();
+        boolean[] fetchable = { false };
+        Instant[] now = { Instant.parse("2026-12-04T00:00:00Z") };
+        Clock clock = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        ImageResolver flaky = new ImageResolver(Map.of(), EtcdReleases.hostOnly(), new BusyboxImage(() -> {
+            fetches.incrementAndGet();
+            if (!fetchable[0]) {
+                throw new IllegalStateException("apt-get download busybox-static failed");
+            }
+            return busybox;
+        }, clock));
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> flaky.commandLine("busybox:1.36", List.of("sh"), List.of()))
+                    .isInstanceOfSatisfying(NotEmulatedException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ImageResolver.ERR_IMAGE_PULL))
+                    .hasMessageContaining("apt-get download busybox-static failed");
+            now[0] = now[0].plusSeconds(1);
+        }
+        assertThat(fetches).hasValue(1);
+        fetchable[0] = true;
+        now[0] = now[0].plus(BusyboxImage.RETRY_FETCH_AFTER);
+        assertThat(flaky.commandLine("busybox:1.36", List.of("sh"), List.of())).containsExactly(busybox.toString(), "sh");
+        assertThat(fetches).hasValue(2);
     }
 }
