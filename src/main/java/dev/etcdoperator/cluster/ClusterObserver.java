@@ -239,14 +239,6 @@ final class ClusterObserver {
     }
 
     /**
-     * The member list as the leader has it, when another member answered: a member cut off from the leader answers
-     * from what it applied before, which may lack a member added since, whose pod would then look like no member's
-     * and be deleted. Of members that say they lead, the newest log is asked first (a leader cut off from the others
-     * may still say it leads until it steps down), but only a list that {@linkplain #plausible can be the
-     * cluster's} is taken: a member leading a new cluster of its own may have the longer log. Kept as answered when
-     * no leader is known or none answers with such a list.
-     */
-    /**
      * The member list the observation goes by, and whether it is a leader's own answer (a list that can be the
      * cluster's, from a member whose etcd says it leads): only such a list may make a pod no member's, or a member be
      * added or removed to scale.
@@ -254,6 +246,14 @@ final class ClusterObserver {
     record LeaderList(List<Member> members, boolean leaders) {
     }
 
+    /**
+     * The member list as the leader has it, when another member answered: a member cut off from the leader answers
+     * from what it applied before, which may lack a member added since, whose pod would then look like no member's
+     * and be deleted. Of members that say they lead, the newest log is asked first (a leader cut off from the others
+     * may still say it leads until it steps down), but only a list that {@linkplain #plausible can be the
+     * cluster's} is taken: a member leading a new cluster of its own may have the longer log. Kept as answered when
+     * no leader is known or none answers with such a list.
+     */
     static LeaderList fromLeader(EtcdAdmin admin, EtcdAdmin.Members listed, Map<Long, MemberHealth> health,
             Map<Long, String> urlById, Known known, MemberNaming naming, String namespace, String name) {
         List<Long> leaders = health.entrySet().stream().filter(e -> e.getValue().leader())

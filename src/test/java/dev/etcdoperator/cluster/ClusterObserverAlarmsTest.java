@@ -86,6 +86,13 @@ class ClusterObserverAlarmsTest {
                 .observation();
     }
 
+    /** Only a list that a member whose etcd leads answered may make a pod no member's, or scale the cluster. */
+    @Test
+    void theListIsTheLeadersOnlyWhenAMemberThatLeadsAnsweredIt() {
+        assertThat(observe(1).listFromLeader()).isTrue();
+        assertThat(observe(0).listFromLeader()).isFalse();
+    }
+
     @Test
     void withNoLeaderTheAlarmsAreNotAskedFor() {
         ClusterObservation o = observe(0);

@@ -158,7 +158,10 @@ final class ClusterFixture {
         return this;
     }
 
-    /** The member list was answered by a member that does not lead (the leader did not list the members). */
+    /**
+     * The member list was answered by a member that does not lead (the leader did not list the members). Without
+     * an answer, or with no member leading, it is no leader's list either, as the observer has it.
+     */
     ClusterFixture listNotFromLeader() {
         listFromLeader = false;
         return this;
@@ -476,7 +479,7 @@ final class ClusterFixture {
         return new ClusterObservation(CLUSTER, NAMESPACE, size, version, paused, persistent,
                 List.copyOf(pods.values()), list, answering ? Map.copyOf(health) : Map.of(), current, "", false,
                 Set.copyOf(claims), seed, reseed, now, space, quorumLoss, downgradeAllowed, initialMembers,
-                startsFromSeed, failedUpgrade, listFromLeader);
+                startsFromSeed, failedUpgrade, listFromLeader && list.isPresent() && leaderName().isPresent());
     }
 
     /** Plays {@code step} out as a healthy environment would, and settles the current version as status would. */
