@@ -91,7 +91,20 @@ class CrdAdmitsOnlyReadableValuesTest {
 
     /** Values at the edges of what {@code node} admits, each with its JSON path (segments joined by '/'). */
     private static void samples(JSONSchemaProps node, String path, List<Sample> out) {
-        if (node == null || Boolean.TRUE.equals(node.getXKubernetesPreserveUnknownFields())) {
+        if (node == null) {
+            return;
+        }
+        if (Boolean.TRUE.equals(node.getXKubernetesPreserveUnknownFields())) {
+            if (node.getPattern() != null) {
+                // a quantity: numbers of any size and form, and the strings of its pattern (other values are refused
+                // by keywords the next test checks)
+                for (double d : new double[] {0.5, 2, -1, 1e-3, 1e18, 1e300, Double.MAX_VALUE}) {
+                    out.add(new Sample(path, JSON.numberNode(d)));
+                }
+                out.add(new Sample(path, JSON.numberNode(Long.MAX_VALUE)));
+                out.add(new Sample(path, JSON.numberNode(new java.math.BigInteger("99999999999999999999999"))));
+                strings(node, path, out);
+            }
             return;
         }
         if (node.getEnum() != null && !node.getEnum().isEmpty()) {

@@ -2,11 +2,13 @@ package dev.etcdoperator.api.crd;
 
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
@@ -76,8 +78,11 @@ public class CrdPostProcessor implements CRDPostProcessor {
 
     /**
      * A quantity ({@code cpu: 0.5}) may be a number in a manifest, as in a pod's and in the CoreOS operator's CRD,
-     * which had no schema: the generator's integer-or-string refuses it. Such a node keeps any value; a string must
-     * still read as a quantity.
+     * which had no schema: the generator's integer-or-string refuses it. A structural schema has no type for "number
+     * or string", so such a node keeps any value, and CEL cannot see it. Keywords that apply to one kind of value
+     * each refuse the rest, which the operator could not read (and one object it cannot read stops its watch of the
+     * whole kind): a string must read as a quantity; no object has at least one and at most no properties, no list at
+     * least one and at most no items; a boolean is not one.
      */
     static void quantitiesTakeNumbers(JSONSchemaProps node) {
         if (node == null) {
@@ -86,8 +91,15 @@ public class CrdPostProcessor implements CRDPostProcessor {
         if (Boolean.TRUE.equals(node.getXKubernetesIntOrString()) && node.getPattern() != null
                 && node.getPattern().contains("[KMGTPE]i")) {
             node.setXKubernetesIntOrString(null);
-            node.setAnyOf(new java.util.ArrayList<>());
+            node.setAnyOf(new ArrayList<>());
             node.setXKubernetesPreserveUnknownFields(true);
+            node.setMinProperties(1L);
+            node.setMaxProperties(0L);
+            node.setMinItems(1L);
+            node.setMaxItems(0L);
+            JSONSchemaProps booleans = new JSONSchemaProps();
+            booleans.setEnum(List.of(BooleanNode.TRUE, BooleanNode.FALSE));
+            node.setNot(booleans);
         }
         if (node.getProperties() != null) {
             node.getProperties().values().forEach(CrdPostProcessor::quantitiesTakeNumbers);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -107,7 +108,8 @@ class ControlPlaneIT {
 
     /**
      * A manifest written for the CoreOS operator, whose CRD had no schema, may give a quantity as a number, as a pod
-     * may: the CRD takes it; a string must still read as a quantity.
+     * may: the CRD takes it; a string must still read as a quantity, and an object, a list or a boolean is refused
+     * (the operator could not read it, and one object it cannot read would stop its watch of every EtcdCluster).
      */
     @Test
     @Order(4)
@@ -135,6 +137,35 @@ class ControlPlaneIT {
         Kubectl.Result refused = kubectl.run("create", "--dry-run=server", "-f", wrong.toString());
         assertThat(refused.ok()).as(refused.output()).isFalse();
         assertThat(refused.output()).contains("spec.pod.resources.requests.cpu");
+        for (String value : List.of("{amount: 1}", "{}", "[1]", "[]", "true", "false")) {
+            Path shaped = Files.writeString(files.resolve("shaped.yaml"), """
+                    apiVersion: etcd.database.coreos.com/v1beta2
+                    kind: EtcdCluster
+                    metadata: {name: shaped, namespace: default}
+                    spec:
+                      size: 3
+                      pod:
+                        resources: {limits: {cpu: 1, memory: %s}}
+                        persistentVolumeClaimSpec:
+                          resources: {requests: {storage: 1Gi}}
+                    """.formatted(value));
+            Kubectl.Result notAQuantity = kubectl.run("create", "--dry-run=server", "-f", shaped.toString());
+            assertThat(notAQuantity.ok()).as(value + ": " + notAQuantity.output()).isFalse();
+            assertThat(notAQuantity.output()).as(value).contains("spec.pod.resources.limits.memory");
+        }
+        Path claim = Files.writeString(files.resolve("claim.yaml"), """
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: claim, namespace: default}
+                spec:
+                  size: 3
+                  pod:
+                    persistentVolumeClaimSpec:
+                      resources: {requests: {storage: [1Gi]}}
+                """);
+        Kubectl.Result claimRefused = kubectl.run("create", "--dry-run=server", "-f", claim.toString());
+        assertThat(claimRefused.ok()).as(claimRefused.output()).isFalse();
+        assertThat(claimRefused.output()).contains("spec.pod.persistentVolumeClaimSpec.resources.requests.storage");
     }
 
     @Test
