@@ -20,15 +20,14 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.etcdoperator.core.backup.BackupMetadata;
 import dev.etcdoperator.core.backup.S3Location;
+import dev.etcdoperator.support.MovingClock;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -41,7 +40,7 @@ class SnapshotServerTest {
     static final S3Location LOCATION = new S3Location(BUCKET, "enc/snapshot.db");
     final InMemoryS3 s3 = new InMemoryS3(BUCKET);
     final S3Settings settings = new S3Settings("id", "secret", null, "us-east-1", null, true).withClientKey(KEY);
-    final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-06-01T00:00:00Z"));
+    final MovingClock clock = new MovingClock(Instant.parse("2026-06-01T00:00:00Z"));
     /** HTTP/1.1, as the pods' wget: one in about 400 of the JDK client's h2c upgrades to this server read a frame wrong. */
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     Vertx vertx;
@@ -54,22 +53,6 @@ class SnapshotServerTest {
         Router router = Router.router(vertx);
         server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").toCompletionStage()
                 .toCompletableFuture().get(30, TimeUnit.SECONDS);
-        Clock clock = new Clock() {
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now.get();
-            }
-        };
         snapshots = new SnapshotServer("http://127.0.0.1:" + server.actualPort(), clock,
                 s -> new BackupStore(s3, s, PART, 2));
         snapshots.routes(router);
@@ -110,7 +93,7 @@ class SnapshotServerTest {
     void aLinkExpiresAndAnUnknownTokenGetsNothing() throws Exception {
         backup(10);
         String url = snapshots.link(settings, LOCATION, null, Duration.ofMinutes(5));
-        now.set(now.get().plus(Duration.ofMinutes(6)));
+        clock.advance(Duration.ofMinutes(6));
 
         assertThat(get(url).statusCode()).isEqualTo(404);
         assertThat(get(url.substring(0, url.lastIndexOf('/') + 1) + "guessed").statusCode()).isEqualTo(404);

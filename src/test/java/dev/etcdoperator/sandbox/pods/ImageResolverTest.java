@@ -7,13 +7,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.etcdoperator.support.MovingClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,23 +61,7 @@ class ImageResolverTest {
     void aFetchThatFailedIsTriedAgainOnlyAfterAMinute() throws NotEmulatedException {
         AtomicInteger fetches = new AtomicInteger();
         boolean[] fetchable = { false };
-        Instant[] now = { Instant.parse("2026-12-04T00:00:00Z") };
-        Clock clock = new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now[0];
-            }
-        };
+        MovingClock clock = new MovingClock(Instant.parse("2026-12-04T00:00:00Z"));
         ImageResolver flaky = new ImageResolver(Map.of(), EtcdReleases.hostOnly(), new BusyboxImage(() -> {
             fetches.incrementAndGet();
             if (!fetchable[0]) {
@@ -90,11 +74,11 @@ class ImageResolverTest {
                     .isInstanceOfSatisfying(NotEmulatedException.class,
                             e -> assertThat(e.reason()).isEqualTo(ImageResolver.ERR_IMAGE_PULL))
                     .hasMessageContaining("apt-get download busybox-static failed");
-            now[0] = now[0].plusSeconds(1);
+            clock.advance(Duration.ofSeconds(1));
         }
         assertThat(fetches).hasValue(1);
         fetchable[0] = true;
-        now[0] = now[0].plus(BusyboxImage.RETRY_FETCH_AFTER);
+        clock.advance(BusyboxImage.RETRY_FETCH_AFTER);
         assertThat(flaky.commandLine("busybox:1.36", List.of("sh"), List.of())).containsExactly(busybox.toString(), "sh");
         assertThat(fetches).hasValue(2);
     }
