@@ -114,58 +114,37 @@ class ControlPlaneIT {
     @Test
     @Order(4)
     void quantitiesMayBeNumbersAsInAPod(@TempDir Path files) throws Exception {
-        Path numeric = Files.writeString(files.resolve("numeric.yaml"), """
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: numeric, namespace: default}
-                spec:
-                  size: 3
-                  pod:
-                    resources: {requests: {cpu: 0.5, memory: 1Gi}, limits: {cpu: 2, memory: "2Gi"}}
-                """);
-        Kubectl.Result created = kubectl.run("create", "--dry-run=server", "-f", numeric.toString());
+        Kubectl.Result created = createDryRun(files, "resources: {requests: {cpu: 0.5, memory: 1Gi},"
+                + " limits: {cpu: 2, memory: \"2Gi\"}}");
         assertThat(created.ok()).as(created.output()).isTrue();
-        Path wrong = Files.writeString(files.resolve("wrong.yaml"), """
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: wrong, namespace: default}
-                spec:
-                  size: 3
-                  pod:
-                    resources: {requests: {cpu: lots}}
-                """);
-        Kubectl.Result refused = kubectl.run("create", "--dry-run=server", "-f", wrong.toString());
+        Kubectl.Result refused = createDryRun(files, "resources: {requests: {cpu: lots}}");
         assertThat(refused.ok()).as(refused.output()).isFalse();
         assertThat(refused.output()).contains("spec.pod.resources.requests.cpu");
         for (String value : List.of("{amount: 1}", "{}", "[1]", "[]", "true", "false")) {
-            Path shaped = Files.writeString(files.resolve("shaped.yaml"), """
-                    apiVersion: etcd.database.coreos.com/v1beta2
-                    kind: EtcdCluster
-                    metadata: {name: shaped, namespace: default}
-                    spec:
-                      size: 3
-                      pod:
-                        resources: {limits: {cpu: 1, memory: %s}}
-                        persistentVolumeClaimSpec:
-                          resources: {requests: {storage: 1Gi}}
-                    """.formatted(value));
-            Kubectl.Result notAQuantity = kubectl.run("create", "--dry-run=server", "-f", shaped.toString());
+            Kubectl.Result notAQuantity = createDryRun(files, "resources: {limits: {cpu: 1, memory: " + value + "}}");
             assertThat(notAQuantity.ok()).as(value + ": " + notAQuantity.output()).isFalse();
             assertThat(notAQuantity.output()).as(value).contains("spec.pod.resources.limits.memory");
+            Kubectl.Result notAStorage = createDryRun(files, "persistentVolumeClaimSpec: {resources: {requests:"
+                    + " {storage: " + value + "}}}");
+            assertThat(notAStorage.ok()).as(value + ": " + notAStorage.output()).isFalse();
+            assertThat(notAStorage.output()).as(value)
+                    .contains("spec.pod.persistentVolumeClaimSpec.resources.requests.storage");
         }
-        Path claim = Files.writeString(files.resolve("claim.yaml"), """
+        Kubectl.Result claim = createDryRun(files, "persistentVolumeClaimSpec: {resources: {requests: {storage: 1}}}");
+        assertThat(claim.ok()).as(claim.output()).isTrue();
+    }
+
+    /** {@code kubectl create --dry-run=server} of an EtcdCluster whose spec.pod is {@code pod}, one line of YAML. */
+    private Kubectl.Result createDryRun(Path files, String pod) throws Exception {
+        Path manifest = Files.writeString(files.resolve("cluster.yaml"), """
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdCluster
-                metadata: {name: claim, namespace: default}
+                metadata: {name: quantities, namespace: default}
                 spec:
                   size: 3
-                  pod:
-                    persistentVolumeClaimSpec:
-                      resources: {requests: {storage: [1Gi]}}
-                """);
-        Kubectl.Result claimRefused = kubectl.run("create", "--dry-run=server", "-f", claim.toString());
-        assertThat(claimRefused.ok()).as(claimRefused.output()).isFalse();
-        assertThat(claimRefused.output()).contains("spec.pod.persistentVolumeClaimSpec.resources.requests.storage");
+                  pod: {%s}
+                """.formatted(pod));
+        return kubectl.run("create", "--dry-run=server", "-f", manifest.toString());
     }
 
     @Test
