@@ -80,7 +80,7 @@ class BackupBenchmark {
     private final Map<String, Map<String, List<Double>>> figures = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http = HttpClient.newHttpClient();
     private Sandbox sandbox;
     private S3Client s3;
     private String endpoint;

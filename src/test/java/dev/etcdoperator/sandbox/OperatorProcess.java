@@ -170,13 +170,10 @@ public final class OperatorProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
-    /**
-     * GET on the operator's HTTP port, for /q/health and /q/metrics; in HTTP/1.1, as kubelet's probes and Prometheus:
-     * the JDK client's h2c upgrade to the operator's server now and then reads a frame wrong.
-     */
+    /** GET on the operator's HTTP port, for /q/health and /q/metrics. */
     public HttpResponse<String> get(String path) {
         try {
-            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(URI.create(url() + path))
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url() + path))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
