@@ -48,6 +48,8 @@ class HelmValuesTest {
             "securityContext: {fsGroup: 1001}                | fsGroup",
             "securityContext: {runAsNonroot: true}           | runAsNonroot",
             "prometheusRule: {enabled: yes please}           | enabled",
+            "prometheusRule: {runbookBaseUrl: docs/runbooks.md} | runbookBaseUrl",
+            "prometheusRule: {runbookBaseUrl: 'https://x.org/r.md#top'} | runbookBaseUrl",
             "etcdMetrics: {podMonitor: {interval: 30}}       | interval" })
     void theSchemaRefusesBadValuesAndNamesThem(String values, String field) {
         assertThatThrownBy(() -> render(values + "\n"))
