@@ -50,6 +50,7 @@ class HelmValuesTest {
             "prometheusRule: {enabled: yes please}           | enabled",
             "prometheusRule: {runbookBaseUrl: docs/runbooks.md} | runbookBaseUrl",
             "prometheusRule: {runbookBaseUrl: 'https://x.org/r.md#top'} | runbookBaseUrl",
+            "prometheusRule: {runbookBaseUrl: 'https://x.org/{{ .Labels }}'} | runbookBaseUrl",
             "etcdMetrics: {podMonitor: {interval: 30}}       | interval" })
     void theSchemaRefusesBadValuesAndNamesThem(String values, String field) {
         assertThatThrownBy(() -> render(values + "\n"))
