@@ -38,7 +38,8 @@ final class QuorumLossView {
                 .orElse(false);
         return new QuorumLoss(policy, grace, status == null ? null : instant(status.getQuorumLostSince()), approval,
                 cluster.getMetadata().getUid(), awaiting, status == null ? null : recovery(status.getQuorumRecovery()),
-                QuorumLossRecovery.FROM_BACKUP.equals(policy) ? newestBackup(cluster, backups) : null);
+                QuorumLossRecovery.FROM_BACKUP.equals(policy) ? newestBackup(cluster, backups) : null,
+                status == null ? null : status.getQuorumLostVoters());
     }
 
     private static QuorumLoss.Recovery recovery(QuorumRecoveryStatus r) {

@@ -52,10 +52,14 @@ class QuorumLossViewTest {
         r.setRevision(480L);
         r.setRaftIndex(950L);
         s.setQuorumRecovery(r);
+        s.setQuorumLostVoters(List.of("alpha-a", "alpha-b", "alpha-c"));
         c.setStatus(s);
         QuorumLoss q = QuorumLossView.of(c, List.of());
         assertThat(q.lostSince()).isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
         assertThat(q.recovery()).isEqualTo(new QuorumLoss.Recovery("alpha-c", "alpha-new", 480, 950, null));
+        assertThat(q.votersAtLoss()).containsExactly("alpha-a", "alpha-b", "alpha-c");
+        s.setQuorumLostVoters(null);
+        assertThat(QuorumLossView.of(c, List.of()).votersAtLoss()).isEmpty();
     }
 
     @Test

@@ -206,32 +206,70 @@ class EtcdClusterQuorumRecoveryIT {
                 .satisfies(s -> assertThat(s.getBackupPath()).isNotEqualTo(path)));
     }
 
+    /**
+     * Two of three members lost for good, and the survivor's etcd killed and started again in its pod: it serves
+     * nothing without a majority, so no member answers. FromBackup restores the cluster all the same, from the voters
+     * the status recorded while the loss was first seen.
+     */
+    @Test
+    void aSurvivorThatAnswersNothingAfterItsEtcdStartedAgainIsRestoredFromTheNewestBackupUnderFromBackup() {
+        String name = "ash";
+        String path = backedUpFromBackupCluster(name, 3, "3.5.35", 40);
+        List<Pod> pods = clusters.pods(name);
+        for (Pod victim : pods.subList(0, 2)) {
+            clusters.loseForGood(victim);
+        }
+        Pod survivor = pods.get(2);
+        await().atMost(RECOVERY).until(() -> clusters.status(name).getQuorumLostVoters() != null);
+        assertThat(clusters.status(name).getQuorumLostVoters()).containsExactlyInAnyOrderElementsOf(
+                pods.stream().map(p -> p.getMetadata().getName()).toList());
+        ProcessHandle.of(SandboxClusters.pid(survivor)).ifPresent(ProcessHandle::destroyForcibly);
+        await().atMost(RECOVERY).until(() -> clusters.pods(name).stream()
+                .anyMatch(p -> p.getMetadata().getUid().equals(survivor.getMetadata().getUid())
+                        && SandboxClusters.restarts(p) >= 1));
+        // the loss is judged on the recorded voters, as no member answers
+        await().atMost(RECOVERY).untilAsserted(() -> assertThat(condition(clusters.status(name), "QuorumRecovery")
+                .getMessage()).contains("no member left answers"));
+
+        awaitRestoredWithItsBackedUpKeys(name, 3, path);
+        assertThat(clusters.status(name).getQuorumLostVoters()).as("cleared with the loss").isNull();
+    }
+
     /** Every member lost with its data (the only member's pod deleted, no claim): FromBackup restores it too. */
     @Test
     void aClusterWhosePolicyIsFromBackupAndThatLostEveryMemberIsRestoredFromItsNewestBackup() {
         String name = "cinder";
+        String path = backedUpFromBackupCluster(name, 1, "3.6.16", 10);
+        clusters.loseForGood(clusters.pods(name).get(0));
+        awaitRestoredWithItsBackedUpKeys(name, 1, path);
+    }
+
+    /** A converged cluster of policy FromBackup with keys {@code <name>-0..4}, and the path of a one-shot backup. */
+    private static String backedUpFromBackupCluster(String name, int size, String version, int graceSeconds) {
         sandbox.client().resource(Serialization.unmarshal("""
                 apiVersion: etcd.database.coreos.com/v1beta2
                 kind: EtcdCluster
                 metadata: {name: %s, namespace: %s}
                 spec:
-                  size: 1
-                  version: 3.6.16
-                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 10}
-                """.formatted(name, NS), EtcdCluster.class)).create();
-        clusters.awaitConverged(name, 1);
+                  size: %d
+                  version: %s
+                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: %d}
+                """.formatted(name, NS, size, version, graceSeconds), EtcdCluster.class)).create();
+        clusters.awaitConverged(name, size);
         Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
         for (int i = 0; i < 5; i++) {
-            etcdctl.put("cinder-" + i, "v");
+            etcdctl.put(name + "-" + i, "v");
         }
         SandboxBackups backups = new SandboxBackups(sandbox.client(), NS, RECOVERY);
-        backups.apply("cinder-backup", """
+        backups.apply(name + "-backup", """
                 etcdCluster: {name: %s}
-                s3: {path: %s/cinder/once.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
-                """.formatted(name, Sandbox.S3_BUCKET, sandbox.s3().endpoint()));
-        String path = backups.awaitSucceeded("cinder-backup").getBackupPath();
-        clusters.loseForGood(clusters.pods(name).get(0));
+                s3: {path: %s/%s/once.db, awsSecret: aws, endpoint: "%s", forcePathStyle: true}
+                """.formatted(name, Sandbox.S3_BUCKET, name, sandbox.s3().endpoint()));
+        return backups.awaitSucceeded(name + "-backup").getBackupPath();
+    }
 
+    /** The operator's EtcdRestore of the cluster from {@code path} is done, and the cluster has the backed-up keys. */
+    private static void awaitRestoredWithItsBackedUpKeys(String name, int size, String path) {
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(sandbox.client().resources(EtcdRestore.class)
                 .inNamespace(NS).list().getItems()).filteredOn(r -> r.getSpec().getEtcdCluster().getName().equals(name))
                 .singleElement().satisfies(r -> assertThat(r.getSpec().getS3().getPath()).isEqualTo(path)));
@@ -239,10 +277,11 @@ class EtcdClusterQuorumRecoveryIT {
                 .resources(EtcdRestore.class).inNamespace(NS).list().getItems())
                 .filteredOn(r -> r.getSpec().getEtcdCluster().getName().equals(name)).singleElement()
                 .satisfies(r -> assertThat(r.getStatus().getPhase()).isEqualTo("Done")));
-        clusters.awaitConverged(name, 1);
-        String keys = new Etcdctl(clusters.endpoints(name)).run("get", "cinder-", "--prefix", "--keys-only").output();
+        clusters.awaitConverged(name, size);
+        String keys = new Etcdctl(clusters.endpoints(name)).run("get", name + "-", "--prefix", "--keys-only")
+                .output();
         assertThat(Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty()))
-                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 5).mapToObj(i -> "cinder-" + i)
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 5).mapToObj(i -> name + "-" + i)
                         .toList());
     }
 

@@ -69,6 +69,11 @@ public class EtcdClusterStatus implements ConditionedStatus {
             + "a majority is healthy.")
     private String quorumLostSince;
 
+    @JsonPropertyDescription("The voting members of the cluster as the operator last saw them listed while quorum was "
+            + "lost: kept while no member answers (a member whose etcd started again without a majority serves "
+            + "nothing), so that which of them are lost for good is still known. Cleared with quorumLostSince.")
+    private List<String> quorumLostVoters;
+
     @JsonPropertyDescription("The recovery from a lost quorum in progress: the survivor and the member restarted from "
             + "its data, or the EtcdRestore created. Cleared once the cluster has a healthy majority again.")
     private QuorumRecoveryStatus quorumRecovery;
@@ -227,6 +232,14 @@ public class EtcdClusterStatus implements ConditionedStatus {
 
     public void setLastSurvivorRecoveryDate(String lastSurvivorRecoveryDate) {
         this.lastSurvivorRecoveryDate = lastSurvivorRecoveryDate;
+    }
+
+    public List<String> getQuorumLostVoters() {
+        return quorumLostVoters;
+    }
+
+    public void setQuorumLostVoters(List<String> quorumLostVoters) {
+        this.quorumLostVoters = quorumLostVoters;
     }
 
     public String getQuorumLostSince() {

@@ -432,7 +432,7 @@ public final class ClusterPlanner {
         List<MemberPod> ended = live.stream().filter(MemberPod::stopped).toList();
         List<MemberPod> failing = live.stream().filter(MemberPod::crashLooping).toList();
         List<MemberPod> running = live.stream().filter(MemberPod::running).toList();
-        return QuorumRecoveryPlanner.noMemberAnswers("No etcd member answers although pods " + names(running)
+        return QuorumRecoveryPlanner.noMemberAnswers(o, "No etcd member answers although pods " + names(running)
                 + " are running" + (ended.isEmpty() ? "" : " (pods " + names(ended) + " have ended)")
                 + (failing.isEmpty() ? "" : " (in pods " + names(failing) + " etcd failed and the kubelet starts it"
                         + " again after a back-off)") + ". The"

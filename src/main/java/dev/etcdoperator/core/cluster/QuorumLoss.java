@@ -2,6 +2,7 @@ package dev.etcdoperator.core.cluster;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,9 +19,11 @@ import java.util.Objects;
  * @param recovery       the recovery the status records as in progress; null when none
  * @param newestBackup   the newest successful backup of this cluster (looked up for {@code FromBackup} only); null
  *                       when there is none
+ * @param votersAtLoss   the voting members the status recorded as listed while quorum was lost
+ *                       ({@code status.quorumLostVoters}); empty when none was recorded
  */
 public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince, String approval, String uid,
-        boolean awaitingPerson, Recovery recovery, Backup newestBackup) {
+        boolean awaitingPerson, Recovery recovery, Backup newestBackup, List<String> votersAtLoss) {
     public static final String MANUAL = "Manual";
     public static final String FROM_SURVIVOR = "FromSurvivor";
     public static final String FROM_BACKUP = "FromBackup";
@@ -32,6 +35,13 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
     public QuorumLoss {
         policy = policy == null ? MANUAL : policy;
         gracePeriod = gracePeriod == null ? DEFAULT_GRACE_PERIOD : gracePeriod;
+        votersAtLoss = votersAtLoss == null ? List.of() : List.copyOf(votersAtLoss);
+    }
+
+    /** A loss for which the status records no voters. */
+    public QuorumLoss(String policy, Duration gracePeriod, Instant lostSince, String approval, String uid,
+            boolean awaitingPerson, Recovery recovery, Backup newestBackup) {
+        this(policy, gracePeriod, lostSince, approval, uid, awaitingPerson, recovery, newestBackup, List.of());
     }
 
     /**
@@ -84,7 +94,8 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
 
     /** The same loss, with {@code recovery} in place of the one recorded. */
     public QuorumLoss withRecovery(Recovery recovery) {
-        return new QuorumLoss(policy, gracePeriod, lostSince, approval, uid, awaitingPerson, recovery, newestBackup);
+        return new QuorumLoss(policy, gracePeriod, lostSince, approval, uid, awaitingPerson, recovery, newestBackup,
+                votersAtLoss);
     }
 
     /** A successful backup of this cluster, verified by the backup controller. */

@@ -305,6 +305,49 @@ public final class QuorumRecoveryPlanner {
                 "Every member is lost with its data."));
     }
 
+    /**
+     * Quorum is lost and no member answers at all: with {@code FromBackup}, the voters the status recorded while the
+     * loss was first seen with a member list still tell whether a majority is lost for good (a survivor whose etcd
+     * started again serves nothing until a majority is back, which it then never is), and the cluster is restored
+     * from its newest backup as it would be with that survivor answering. Otherwise nothing is known to recover from.
+     */
+    static Step noMemberAnswers(ClusterObservation o, String lostMessage) {
+        QuorumLoss q = o.quorumLoss();
+        List<String> voters = q.votersAtLoss();
+        if (!QuorumLoss.FROM_BACKUP.equals(q.policy()) || voters.isEmpty() || q.lostSince() == null) {
+            return noMemberAnswers(lostMessage);
+        }
+        List<String> lost = voters.stream().filter(n -> lostForGood(o, n)).toList();
+        int majority = ClusterPlanner.majority(voters.size());
+        if (lost.size() < majority) {
+            return noMemberAnswers(lostMessage);
+        }
+        String what = "Quorum is lost for good: voting members " + String.join(", ", lost) + " are gone with their"
+                + " data, and no member left answers (a member whose etcd started again without a majority serves"
+                + " nothing); " + (voters.size() - lost.size()) + " of " + voters.size() + " survive, etcd needs "
+                + majority + ".";
+        Instant now = o.now();
+        if (now == null || now.isBefore(q.lostSince().plus(q.gracePeriod()))) {
+            return new QuorumLost(lostMessage, GRACE_PERIOD, what + " Waiting for the grace period of "
+                    + q.gracePeriod().toSeconds() + " s (spec.quorumLossRecovery.gracePeriodSeconds) to end, at "
+                    + q.lostSince().plus(q.gracePeriod()) + ", before recovering (policy " + q.policy() + ").");
+        }
+        return fromBackup(o, o.cluster() + "-quorum-" + Long.toString(q.lostSince().getEpochSecond(), 36), what);
+    }
+
+    /** {@link #lostForGood(ClusterObservation, Seat)} for a voter known by name only (no member answers). */
+    private static boolean lostForGood(ClusterObservation o, String name) {
+        if (o.terminatingPod(name)) {
+            return false;
+        }
+        Optional<MemberPod> pod = o.livePod(name);
+        boolean podGone = pod.isEmpty() || pod.get().stopped();
+        if (o.persistent()) {
+            return pod.map(MemberPod::dataMissing).orElse(false) || podGone && !o.claims().contains(name);
+        }
+        return podGone;
+    }
+
     /** Quorum is lost and no member answers the member list: nothing is known to recover from. */
     static QuorumLost noMemberAnswers(String lostMessage) {
         return new QuorumLost(lostMessage, NO_MEMBER_ANSWERS, "No member answers, so which members are lost for good"

@@ -1,6 +1,8 @@
 package dev.etcdoperator.core.cluster;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import dev.etcdoperator.api.v1beta2.Condition;
@@ -36,8 +38,13 @@ final class QuorumRecoveryReport {
             if (status.getQuorumLostSince() == null && now != null) {
                 status.setQuorumLostSince(now.toString());
             }
+            List<String> voters = o.members().orElse(List.of()).stream().filter(m -> !m.learner())
+                    .map(EtcdMember::name).filter(n -> !n.isEmpty()).sorted().toList();
+            if (!voters.isEmpty()) {
+                status.setQuorumLostVoters(new ArrayList<>(voters));
+            }
         } else if (quorum && status.getQuorumRecovery() == null) {
-            status.setQuorumLostSince(null);
+            endLoss(status);
         }
         if (step instanceof RecordQuorumRecovery r) {
             QuorumRecoveryStatus record = new QuorumRecoveryStatus();
@@ -61,7 +68,7 @@ final class QuorumRecoveryReport {
         QuorumLoss.Recovery r = o.quorumLoss().recovery();
         if (r != null && r.member() != null && QuorumRecoveryPlanner.recovered(o)) {
             status.setQuorumRecovery(null);
-            status.setQuorumLostSince(null);
+            endLoss(status);
             return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "Recovered from survivor "
                     + r.survivor() + " (revision " + r.revision() + ", raft index " + r.raftIndex() + "): member "
                     + r.member() + " runs on its data as a new cluster, which grows back to " + o.desiredSize()
@@ -69,7 +76,7 @@ final class QuorumRecoveryReport {
         }
         if (r != null && r.restore() != null && quorum) {
             status.setQuorumRecovery(null);
-            status.setQuorumLostSince(null);
+            endLoss(status);
             return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "A majority is healthy again;"
                     + " EtcdRestore " + r.restore() + " was created to restore the cluster from a backup."));
         }
@@ -96,6 +103,11 @@ final class QuorumRecoveryReport {
                     + " nothing to recover."));
         }
         return Optional.empty();
+    }
+
+    private static void endLoss(EtcdClusterStatus status) {
+        status.setQuorumLostSince(null);
+        status.setQuorumLostVoters(null);
     }
 
     private static Condition condition(boolean value, String reason, String message) {

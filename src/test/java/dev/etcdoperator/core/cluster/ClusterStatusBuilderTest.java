@@ -231,8 +231,14 @@ class ClusterStatusBuilderTest {
         report(s, lost.now(T0.plusSeconds(30)));
         assertThat(s.getQuorumLostSince()).as("kept, so that the grace period survives restarts")
                 .isEqualTo(T0.toString());
+        assertThat(s.getQuorumLostVoters()).as("the voters the member list gave while quorum was lost")
+                .containsExactly("demo-a", "demo-b", "demo-c");
+        report(s, running(3, V).podStopped("demo-a").podStopped("demo-b").noAnswer().now(T0.plusSeconds(40)));
+        assertThat(s.getQuorumLostVoters()).as("kept while no member answers")
+                .containsExactly("demo-a", "demo-b", "demo-c");
         report(s, running(3, V));
         assertThat(s.getQuorumLostSince()).isNull();
+        assertThat(s.getQuorumLostVoters()).isNull();
         assertCondition(s, "QuorumRecovery", "False", "QuorumHealthy");
         assertThat(report(running(3, V)).getConditions()).as("no condition before quorum was ever lost")
                 .extracting(Condition::getType).doesNotContain("QuorumRecovery");

@@ -514,4 +514,82 @@ class QuorumRecoveryPlannerTest {
                 .quorumLoss(loss(QuorumLoss.FROM_SURVIVOR, LONG_AGO));
         assertRecoveryReason(plan(f), QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
     }
+
+    /**
+     * The survivor's etcd started again after the loss and serves nothing: under FromBackup the voters the status
+     * recorded while the loss was seen with a member list still show a majority lost for good.
+     */
+    @Test
+    void underFromBackupASurvivorThatAnswersNothingIsRestoredFromTheVotersRecordedAtTheLoss() {
+        QuorumLoss.Backup backup = NIGHTLY;
+        List<String> voters = VOTERS;
+        ClusterFixture f = twoOfThreeLostNoneAnswering();
+        Step restore = plan(f.quorumLoss(fromBackup(LONG_AGO, backup, voters)));
+        assertThat(restore).isInstanceOfSatisfying(CreateRestore.class, r -> {
+            assertThat(r.backup()).isEqualTo(backup);
+            assertThat(r.restore()).isEqualTo("demo-quorum-" + Long.toString(LONG_AGO.getEpochSecond(), 36));
+            assertThat(r.message()).contains("voting members demo-a, demo-b are gone with their data",
+                    "no member left answers");
+        });
+        // the same restore as when the survivor answered: one name per loss
+        ClusterFixture answering = twoOfThreeLost().quorumLoss(fromBackup(LONG_AGO, backup, List.of()));
+        assertThat(((CreateRestore) plan(answering)).restore()).isEqualTo(((CreateRestore) restore).restore());
+
+        // within the grace period it waits and says until when
+        Step within = plan(f.quorumLoss(fromBackup(NOW.minusSeconds(1), backup, voters)));
+        assertRecoveryReason(within, QuorumRecoveryPlanner.GRACE_PERIOD);
+        assertThat(((QuorumLost) within).recoveryMessage()).contains(NOW.minusSeconds(1).plus(GRACE).toString());
+        // no backup: said
+        assertRecoveryReason(plan(f.quorumLoss(fromBackup(LONG_AGO, null, voters))), QuorumRecoveryPlanner.NO_BACKUP);
+    }
+
+    @Test
+    void withoutAnswersNothingIsRestoredUnlessTheRecordedVotersShowAMajorityLostForGoodUnderFromBackup() {
+        QuorumLoss.Backup backup = NIGHTLY;
+        List<String> voters = VOTERS;
+        ClusterFixture twoLost = twoOfThreeLostNoneAnswering();
+        // other policies wait as before
+        for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR}) {
+            assertRecoveryReason(plan(twoLost.quorumLoss(new QuorumLoss(policy, GRACE, LONG_AGO, null, UID, false,
+                    null, backup, voters))), QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        }
+        // no voters recorded (the loss was never seen with a member list), or no loss recorded
+        assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(LONG_AGO, backup, List.of()))),
+                QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(null, backup, voters))),
+                QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        // one of three lost: the two others may come back
+        ClusterFixture oneLost = running(3, V).podStopped("demo-a").noAnswer();
+        assertRecoveryReason(plan(oneLost.quorumLoss(fromBackup(LONG_AGO, backup, voters))),
+                QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        // five voters recorded, two lost: no majority lost
+        ClusterFixture ofFive = running(5, V).podStopped("demo-a").podStopped("demo-b").noAnswer();
+        assertRecoveryReason(plan(ofFive.quorumLoss(fromBackup(LONG_AGO, backup, ofFive.memberNames()))),
+                QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        // a pod still terminating may still run etcd
+        ClusterFixture terminating = running(3, V).podStopped("demo-a").podTerminating("demo-b").noAnswer();
+        assertRecoveryReason(plan(terminating.quorumLoss(fromBackup(LONG_AGO, backup, voters))),
+                QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        // on claims, a member whose claim is left comes back on it
+        ClusterFixture onClaims = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
+                .withoutClaim("demo-a").noAnswer();
+        assertThat(plan(onClaims.quorumLoss(fromBackup(LONG_AGO, backup, voters))))
+                .isNotInstanceOf(CreateRestore.class);
+        ClusterFixture claimsGone = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
+                .withoutClaim("demo-a").withoutClaim("demo-b").noAnswer();
+        assertThat(plan(claimsGone.quorumLoss(fromBackup(LONG_AGO, backup, voters)))).isInstanceOf(CreateRestore.class);
+    }
+
+    private static final QuorumLoss.Backup NIGHTLY = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+            "2025-12-31T23:00:00Z");
+    private static final List<String> VOTERS = List.of("demo-a", "demo-b", "demo-c");
+
+    /** As {@link #twoOfThreeLost()}, but the survivor's etcd started again and answers nothing. */
+    private static ClusterFixture twoOfThreeLostNoneAnswering() {
+        return running(3, V).podStopped("demo-a").podStopped("demo-b").noAnswer();
+    }
+
+    private static QuorumLoss fromBackup(Instant since, QuorumLoss.Backup backup, List<String> voters) {
+        return new QuorumLoss(QuorumLoss.FROM_BACKUP, GRACE, since, null, UID, false, null, backup, voters);
+    }
 }
