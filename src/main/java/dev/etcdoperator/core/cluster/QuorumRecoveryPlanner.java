@@ -314,7 +314,7 @@ public final class QuorumRecoveryPlanner {
     static Step noMemberAnswers(ClusterObservation o, String lostMessage) {
         QuorumLoss q = o.quorumLoss();
         List<String> voters = q.votersAtLoss();
-        if (!QuorumLoss.FROM_BACKUP.equals(q.policy()) || voters.isEmpty() || q.lostSince() == null) {
+        if (voters.isEmpty() || q.lostSince() == null) {
             return noMemberAnswers(lostMessage);
         }
         List<String> lost = voters.stream().filter(n -> lostForGood(o, n)).toList();
@@ -326,6 +326,13 @@ public final class QuorumRecoveryPlanner {
                 + " data, and no member left answers (a member whose etcd started again without a majority serves"
                 + " nothing); " + (voters.size() - lost.size()) + " of " + voters.size() + " survive, etcd needs "
                 + majority + ".";
+        if (!QuorumLoss.FROM_BACKUP.equals(q.policy())) {
+            List<String> left = voters.stream().filter(n -> !lost.contains(n)).toList();
+            return new QuorumLost(lostMessage, NO_MEMBER_ANSWERS, what + " The data of " + String.join(", ", left)
+                    + " cannot be read through etcd, so the operator recovers nothing (policy " + q.policy() + "):"
+                    + " restore the cluster from a backup with an EtcdRestore naming it (see the restore guide), or"
+                    + " set spec.quorumLossRecovery.policy to FromBackup to have it restored from its newest backup.");
+        }
         Instant now = o.now();
         if (now == null || now.isBefore(q.lostSince().plus(q.gracePeriod()))) {
             return new QuorumLost(lostMessage, GRACE_PERIOD, what + " Waiting for the grace period of "

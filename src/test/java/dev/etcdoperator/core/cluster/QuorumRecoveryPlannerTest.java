@@ -548,10 +548,14 @@ class QuorumRecoveryPlannerTest {
         QuorumLoss.Backup backup = NIGHTLY;
         List<String> voters = VOTERS;
         ClusterFixture twoLost = twoOfThreeLostNoneAnswering();
-        // other policies wait as before
+        // other policies wait, and say what a person can do
         for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR}) {
-            assertRecoveryReason(plan(twoLost.quorumLoss(new QuorumLoss(policy, GRACE, LONG_AGO, null, UID, false,
-                    null, backup, voters))), QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+            Step step = plan(twoLost.quorumLoss(new QuorumLoss(policy, GRACE, LONG_AGO, null, UID, false, null,
+                    backup, voters)));
+            assertRecoveryReason(step, QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+            assertThat(((QuorumLost) step).recoveryMessage()).contains(
+                    "voting members demo-a, demo-b are gone with their data", "The data of demo-c cannot be read",
+                    "policy " + policy, "EtcdRestore", "FromBackup");
         }
         // no voters recorded (the loss was never seen with a member list), or no loss recorded
         assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(LONG_AGO, backup, List.of()))),
@@ -560,8 +564,10 @@ class QuorumRecoveryPlannerTest {
                 QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
         // one of three lost: the two others may come back
         ClusterFixture oneLost = running(3, V).podStopped("demo-a").noAnswer();
-        assertRecoveryReason(plan(oneLost.quorumLoss(fromBackup(LONG_AGO, backup, voters))),
-                QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        Step oneOfThree = plan(oneLost.quorumLoss(fromBackup(LONG_AGO, backup, voters)));
+        assertRecoveryReason(oneOfThree, QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        assertThat(((QuorumLost) oneOfThree).recoveryMessage()).startsWith("No member answers")
+                .doesNotContain("lost for good:");
         // five voters recorded, two lost: no majority lost
         ClusterFixture ofFive = running(5, V).podStopped("demo-a").podStopped("demo-b").noAnswer();
         assertRecoveryReason(plan(ofFive.quorumLoss(fromBackup(LONG_AGO, backup, ofFive.memberNames()))),
