@@ -73,7 +73,9 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   <li>the cluster never ran or a pod is starting (not running, not ended, its etcd not crash-looping):
  *   {@link Wait} {@code MembersStarting};</li>
  *   <li>without claims, every pod has ended: {@link AllMembersLost};</li>
- *   <li>else {@link QuorumLost}: the pods run or have ended, none answers.</li>
+ *   <li>else {@link QuorumLost}: the pods run or have ended, none answers; under {@code FromBackup}, once the voters
+ *   the status recorded at the loss show a majority lost for good, {@link Step.CreateRestore} after the grace period
+ *   (see {@link QuorumRecoveryPlanner#noMemberAnswers(ClusterObservation, String)}).</li>
  *   </ul></li>
  * <li>A member whose etcd leads a new cluster of its own beside the cluster: {@link DeletePod} {@code MemberSplitOff}
  *   with its claim; a member list lacking a majority of the members the pods and claims say the cluster has:

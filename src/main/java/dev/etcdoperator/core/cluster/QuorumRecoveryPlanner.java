@@ -306,10 +306,11 @@ public final class QuorumRecoveryPlanner {
     }
 
     /**
-     * Quorum is lost and no member answers at all: with {@code FromBackup}, the voters the status recorded while the
-     * loss was first seen with a member list still tell whether a majority is lost for good (a survivor whose etcd
-     * started again serves nothing until a majority is back, which it then never is), and the cluster is restored
-     * from its newest backup as it would be with that survivor answering. Otherwise nothing is known to recover from.
+     * Quorum is lost and no member answers at all. The voters the status recorded while the loss was seen with a
+     * member list still tell whether a majority is lost for good (a survivor whose etcd started again serves nothing
+     * until a majority is back, which it then never is): if so, under {@code FromBackup} the cluster is restored from
+     * its newest backup as it would be with that survivor answering, and under the other policies the message says
+     * what a person can do. Without such a record nothing is known to recover from.
      */
     static Step noMemberAnswers(ClusterObservation o, String lostMessage) {
         QuorumLoss q = o.quorumLoss();
