@@ -343,7 +343,10 @@ public final class QuorumRecoveryPlanner {
         return fromBackup(o, o.cluster() + "-quorum-" + Long.toString(q.lostSince().getEpochSecond(), 36), what);
     }
 
-    /** {@link #lostForGood(ClusterObservation, Seat)} for a voter known by name only (no member answers). */
+    /**
+     * A voter known by name, by its pod and claim alone (also when no member answers): its pod is gone or ended, and
+     * on claims its claim is gone too, or its claim holds none of its data; never while its pod terminates.
+     */
     private static boolean lostForGood(ClusterObservation o, String name) {
         if (o.terminatingPod(name)) {
             return false;
@@ -397,14 +400,8 @@ public final class QuorumRecoveryPlanner {
         if (!s.started() || s.name().isEmpty() || s.healthy()) {
             return false;
         }
-        if (o.terminatingPod(s.name())) {
-            return false;
-        }
-        if (o.persistent()) {
-            return s.dataMissing() || (s.pod().isEmpty() || s.podStopped()) && !o.claims().contains(s.name())
-                    || ClusterPlanner.pendingWithoutClaim(o, s);
-        }
-        return s.pod().isEmpty() || s.podStopped();
+        return lostForGood(o, s.name())
+                || o.persistent() && !o.terminatingPod(s.name()) && ClusterPlanner.pendingWithoutClaim(o, s);
     }
 
     private static boolean answered(ClusterObservation o, Seat s) {

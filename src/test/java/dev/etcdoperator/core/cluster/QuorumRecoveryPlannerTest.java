@@ -29,6 +29,10 @@ class QuorumRecoveryPlannerTest {
     private static final Duration GRACE = Duration.ofSeconds(60);
     /** Quorum was first seen lost long enough ago for the grace period to be over. */
     private static final Instant LONG_AGO = NOW.minus(GRACE).minusSeconds(1);
+    private static final QuorumLoss.Backup NIGHTLY = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
+            "2025-12-31T23:00:00Z");
+    /** The voting members of {@link #twoOfThreeLost()}, as the status records them at the loss. */
+    private static final List<String> VOTERS = List.of("demo-a", "demo-b", "demo-c");
 
     private static Step plan(ClusterFixture f) {
         return new ClusterPlanner(new Random(1)).plan(f.observe());
@@ -521,74 +525,66 @@ class QuorumRecoveryPlannerTest {
      */
     @Test
     void underFromBackupASurvivorThatAnswersNothingIsRestoredFromTheVotersRecordedAtTheLoss() {
-        QuorumLoss.Backup backup = NIGHTLY;
-        List<String> voters = VOTERS;
         ClusterFixture f = twoOfThreeLostNoneAnswering();
-        Step restore = plan(f.quorumLoss(fromBackup(LONG_AGO, backup, voters)));
+        Step restore = plan(f.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS)));
         assertThat(restore).isInstanceOfSatisfying(CreateRestore.class, r -> {
-            assertThat(r.backup()).isEqualTo(backup);
+            assertThat(r.backup()).isEqualTo(NIGHTLY);
             assertThat(r.restore()).isEqualTo("demo-quorum-" + Long.toString(LONG_AGO.getEpochSecond(), 36));
             assertThat(r.message()).contains("voting members demo-a, demo-b are gone with their data",
                     "no member left answers");
         });
         // the same restore as when the survivor answered: one name per loss
-        ClusterFixture answering = twoOfThreeLost().quorumLoss(fromBackup(LONG_AGO, backup, List.of()));
+        ClusterFixture answering = twoOfThreeLost().quorumLoss(fromBackup(LONG_AGO, NIGHTLY, List.of()));
         assertThat(((CreateRestore) plan(answering)).restore()).isEqualTo(((CreateRestore) restore).restore());
 
         // within the grace period it waits and says until when
-        Step within = plan(f.quorumLoss(fromBackup(NOW.minusSeconds(1), backup, voters)));
+        Step within = plan(f.quorumLoss(fromBackup(NOW.minusSeconds(1), NIGHTLY, VOTERS)));
         assertRecoveryReason(within, QuorumRecoveryPlanner.GRACE_PERIOD);
         assertThat(((QuorumLost) within).recoveryMessage()).contains(NOW.minusSeconds(1).plus(GRACE).toString());
         // no backup: said
-        assertRecoveryReason(plan(f.quorumLoss(fromBackup(LONG_AGO, null, voters))), QuorumRecoveryPlanner.NO_BACKUP);
+        assertRecoveryReason(plan(f.quorumLoss(fromBackup(LONG_AGO, null, VOTERS))), QuorumRecoveryPlanner.NO_BACKUP);
     }
 
     @Test
     void withoutAnswersNothingIsRestoredUnlessTheRecordedVotersShowAMajorityLostForGoodUnderFromBackup() {
-        QuorumLoss.Backup backup = NIGHTLY;
-        List<String> voters = VOTERS;
         ClusterFixture twoLost = twoOfThreeLostNoneAnswering();
         // other policies wait, and say what a person can do
         for (String policy : new String[] {QuorumLoss.MANUAL, QuorumLoss.FROM_SURVIVOR}) {
             Step step = plan(twoLost.quorumLoss(new QuorumLoss(policy, GRACE, LONG_AGO, null, UID, false, null,
-                    backup, voters)));
+                    NIGHTLY, VOTERS)));
             assertRecoveryReason(step, QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
             assertThat(((QuorumLost) step).recoveryMessage()).contains(
                     "voting members demo-a, demo-b are gone with their data", "The data of demo-c cannot be read",
                     "policy " + policy, "EtcdRestore", "FromBackup");
         }
         // no voters recorded (the loss was never seen with a member list), or no loss recorded
-        assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(LONG_AGO, backup, List.of()))),
+        assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, List.of()))),
                 QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
-        assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(null, backup, voters))),
+        assertRecoveryReason(plan(twoLost.quorumLoss(fromBackup(null, NIGHTLY, VOTERS))),
                 QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
         // one of three lost: the two others may come back
         ClusterFixture oneLost = running(3, V).podStopped("demo-a").noAnswer();
-        Step oneOfThree = plan(oneLost.quorumLoss(fromBackup(LONG_AGO, backup, voters)));
+        Step oneOfThree = plan(oneLost.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS)));
         assertRecoveryReason(oneOfThree, QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
         assertThat(((QuorumLost) oneOfThree).recoveryMessage()).startsWith("No member answers")
                 .doesNotContain("lost for good:");
         // five voters recorded, two lost: no majority lost
         ClusterFixture ofFive = running(5, V).podStopped("demo-a").podStopped("demo-b").noAnswer();
-        assertRecoveryReason(plan(ofFive.quorumLoss(fromBackup(LONG_AGO, backup, ofFive.memberNames()))),
+        assertRecoveryReason(plan(ofFive.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, ofFive.memberNames()))),
                 QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
         // a pod still terminating may still run etcd
         ClusterFixture terminating = running(3, V).podStopped("demo-a").podTerminating("demo-b").noAnswer();
-        assertRecoveryReason(plan(terminating.quorumLoss(fromBackup(LONG_AGO, backup, voters))),
+        assertRecoveryReason(plan(terminating.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS))),
                 QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
         // on claims, a member whose claim is left comes back on it
         ClusterFixture onClaims = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
                 .withoutClaim("demo-a").noAnswer();
-        assertThat(plan(onClaims.quorumLoss(fromBackup(LONG_AGO, backup, voters))))
+        assertThat(plan(onClaims.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS))))
                 .isNotInstanceOf(CreateRestore.class);
         ClusterFixture claimsGone = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
                 .withoutClaim("demo-a").withoutClaim("demo-b").noAnswer();
-        assertThat(plan(claimsGone.quorumLoss(fromBackup(LONG_AGO, backup, voters)))).isInstanceOf(CreateRestore.class);
+        assertThat(plan(claimsGone.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS)))).isInstanceOf(CreateRestore.class);
     }
-
-    private static final QuorumLoss.Backup NIGHTLY = new QuorumLoss.Backup("nightly", "etcd-backups/demo/snapshot.db",
-            "2025-12-31T23:00:00Z");
-    private static final List<String> VOTERS = List.of("demo-a", "demo-b", "demo-c");
 
     /** As {@link #twoOfThreeLost()}, but the survivor's etcd started again and answers nothing. */
     private static ClusterFixture twoOfThreeLostNoneAnswering() {
