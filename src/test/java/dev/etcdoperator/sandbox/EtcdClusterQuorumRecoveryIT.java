@@ -221,8 +221,10 @@ class EtcdClusterQuorumRecoveryIT {
         }
         Pod survivor = pods.get(2);
         await().atMost(RECOVERY).until(() -> clusters.status(name).getQuorumLostVoters() != null);
-        assertThat(clusters.status(name).getQuorumLostVoters()).containsExactlyInAnyOrderElementsOf(
-                pods.stream().map(p -> p.getMetadata().getName()).toList());
+        // the first victim may be removed from the members while the other two still make a majority
+        assertThat(clusters.status(name).getQuorumLostVoters()).as("voters recorded at the loss")
+                .contains(survivor.getMetadata().getName()).hasSizeBetween(2, 3)
+                .isSubsetOf(pods.stream().map(p -> p.getMetadata().getName()).toList());
         ProcessHandle.of(SandboxClusters.pid(survivor)).ifPresent(ProcessHandle::destroyForcibly);
         await().atMost(RECOVERY).until(() -> clusters.pods(name).stream()
                 .anyMatch(p -> p.getMetadata().getUid().equals(survivor.getMetadata().getUid())
