@@ -170,6 +170,11 @@ final class ClusterActuator {
                 client.pods().inNamespace(o.namespace()).withName(pod).delete();
             }
             events.normal(cluster, "SurvivorRetired", retire.describe());
+        } else if (step instanceof Step.StopSurvivor stop) {
+            for (String pod : stop.pods()) {
+                client.pods().inNamespace(o.namespace()).withName(pod).delete();
+            }
+            events.normal(cluster, "SurvivorStopped", stop.describe());
         } else if (step instanceof Step.CreateRestore restore) {
             if (new QuorumRestores(client).create(cluster, restore)) {
                 events.warning(cluster, "QuorumRestoreCreated", restore.describe());
@@ -332,7 +337,8 @@ final class ClusterActuator {
             ensureClaim(member);
             var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
                     member + "=" + naming.peerUrl(member), Step.STATE_NEW, naming.dnsName(member));
-            return create(SurvivorSnapshot.pod(cluster, spec, recovery.version(), tlsKeys,
+            return create(recovery.fromClaim() ? SurvivorSnapshot.fromClaim(cluster, spec, recovery.version(), tlsKeys,
+                    recovery.survivor()) : SurvivorSnapshot.pod(cluster, spec, recovery.version(), tlsKeys,
                     naming.clientUrl(recovery.survivor())));
         }
 

@@ -544,7 +544,10 @@ final class ClusterObserver {
                 ClusterResources.podVersion(pod), claim, stopped, instant(deletion), false, etcdStarted(pod),
                 !stopped && deletion == null && etcdCrashLooping(pod),
                 ClusterResources.RUNS_ONCE.equals(pod.getSpec().getRestartPolicy()), etcdImageProblem(pod), false);
-        return dataCheckFailed(pod) ? seen.withDataMissing() : seen;
+        seen = dataCheckFailed(pod) ? seen.withDataMissing() : seen;
+        return pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
+                .anyMatch(v -> SurvivorSnapshot.SURVIVOR_VOLUME.equals(v.getName())) ? seen.withSurvivorClaimMounted()
+                        : seen;
     }
 
     /** The pod's check of its member's data directory ({@link ClusterResources#CHECK_DATA}) failed, now or before. */

@@ -47,7 +47,8 @@ final class QuorumLossView {
             return null;
         }
         return new QuorumLoss.Recovery(r.getSurvivor(), r.getMember(), r.getRevision() == null ? 0 : r.getRevision(),
-                r.getRaftIndex() == null ? 0 : r.getRaftIndex(), r.getRestore());
+                r.getRaftIndex() == null ? 0 : r.getRaftIndex(), r.getRestore(), -1, QuorumLoss.RestoreSeen.RUNNING,
+                Boolean.TRUE.equals(r.getFromClaim()) && r.getMember() != null);
     }
 
     /**

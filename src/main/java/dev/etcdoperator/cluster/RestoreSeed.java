@@ -105,17 +105,30 @@ final class RestoreSeed {
      */
     static Container restoreContainer(EtcdCluster cluster, String file, ClusterResources.MemberPodSpec member,
             String etcdVersion, String image) {
+        return restoreContainer(cluster, file, member, etcdVersion, image, false);
+    }
+
+    /**
+     * @param fromDataDirectory {@code file} is a database copied out of a member's data directory, which carries no
+     *                          snapshot hash for etcd to check
+     */
+    static Container restoreContainer(EtcdCluster cluster, String file, ClusterResources.MemberPodSpec member,
+            String etcdVersion, String image, boolean fromDataDirectory) {
         String tool = SnapshotFetch.restoreTool(etcdVersion);
+        List<String> command = new java.util.ArrayList<>(List.of(tool, "snapshot", "restore", file,
+                "--data-dir=" + ClusterResources.RESTORE_DIR,
+                "--name=" + member.member(),
+                "--initial-cluster=" + member.initialCluster(),
+                "--initial-advertise-peer-urls=" + member.peerUrl(),
+                "--initial-cluster-token=" + cluster.getMetadata().getUid()));
+        if (fromDataDirectory) {
+            command.add("--skip-hash-check");
+        }
         return new ContainerBuilder()
                 .withName("restore-snapshot")
                 .withImage(image)
                 .withEnv(new EnvVarBuilder().withName("ETCDCTL_API").withValue("3").build())
-                .withCommand(tool, "snapshot", "restore", file,
-                        "--data-dir=" + ClusterResources.RESTORE_DIR,
-                        "--name=" + member.member(),
-                        "--initial-cluster=" + member.initialCluster(),
-                        "--initial-advertise-peer-urls=" + member.peerUrl(),
-                        "--initial-cluster-token=" + cluster.getMetadata().getUid())
+                .withCommand(command)
                 .withVolumeMounts(dataMount())
                 .build();
     }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 
@@ -18,9 +19,16 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
  * database, without a leader), restore it with etcd's own tool as a one-member cluster of the new member, and remove
  * the file. etcd then starts on the survivor's data, a new cluster with one member. This works the same with and
  * without claims: the survivor's pod, whose command cannot change, keeps running untouched until the copy is done.
+ * A survivor whose etcd serves nothing (started again without a majority) is copied from its claim instead, its pod
+ * gone first ({@link #fromClaim}).
  */
 final class SurvivorSnapshot {
     static final String SNAPSHOT_FILE = ClusterResources.DATA_MOUNT + "/survivor-snapshot.db";
+    static final String SURVIVOR_VOLUME = "survivor-data";
+    static final String SURVIVOR_MOUNT = "/var/survivor";
+    /** etcd's database in the survivor's data directory, as its claim is mounted here. */
+    static final String SURVIVOR_DATABASE = SURVIVOR_MOUNT
+            + ClusterResources.DATA_DIR.substring(ClusterResources.DATA_MOUNT.length()) + "/member/snap/db";
 
     private SurvivorSnapshot() {
     }
@@ -32,9 +40,38 @@ final class SurvivorSnapshot {
     static Pod pod(EtcdCluster cluster, ClusterResources.MemberPodSpec member, String etcdVersion,
             MemberTlsKeys tlsKeys, String survivorClientUrl) {
         Pod pod = ClusterResources.memberPod(cluster, member, etcdVersion, java.util.Optional.empty(), tlsKeys);
-        PodPolicy policy = cluster.getSpec().getPod() == null ? new PodPolicy() : cluster.getSpec().getPod();
-        String busybox = policy.getBusyboxImage() == null ? ClusterResources.DEFAULT_BUSYBOX : policy.getBusyboxImage();
         String image = ClusterResources.image(cluster.getSpec(), etcdVersion);
+        return recoveryPod(cluster, pod, copy(cluster, image, survivorClientUrl, tlsKeys),
+                RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image));
+    }
+
+    /**
+     * The recovery member's pod when the survivor's etcd serves nothing (started again without a majority): its pod
+     * is gone, and its claim is mounted read-only; the init containers copy the database out of its data directory,
+     * restore it as a one-member cluster of the new member (without the hash check that only a snapshot carries), and
+     * remove the file. The survivor's claim is never written.
+     *
+     * @param survivor the survivor's name, which is its claim's
+     */
+    static Pod fromClaim(EtcdCluster cluster, ClusterResources.MemberPodSpec member, String etcdVersion,
+            MemberTlsKeys tlsKeys, String survivor) {
+        Pod pod = ClusterResources.memberPod(cluster, member, etcdVersion, java.util.Optional.empty(), tlsKeys);
+        pod.getSpec().getVolumes().add(new VolumeBuilder().withName(SURVIVOR_VOLUME)
+                .withNewPersistentVolumeClaim(survivor, true).build());
+        Container copy = new ContainerBuilder().withName("copy-survivor-database").withImage(busybox(cluster))
+                .withCommand("/bin/sh", "-c", "cp " + SURVIVOR_DATABASE + " " + SNAPSHOT_FILE + ".part && mv "
+                        + SNAPSHOT_FILE + ".part " + SNAPSHOT_FILE)
+                .withVolumeMounts(RestoreSeed.dataMount(), new VolumeMountBuilder().withName(SURVIVOR_VOLUME)
+                        .withMountPath(SURVIVOR_MOUNT).withReadOnly(true).build())
+                .build();
+        return recoveryPod(cluster, pod, copy, RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member,
+                etcdVersion, ClusterResources.image(cluster.getSpec(), etcdVersion), true));
+    }
+
+    /** The member's pod, run once, with init containers that clear, copy to {@link #SNAPSHOT_FILE}, restore, place. */
+    private static Pod recoveryPod(EtcdCluster cluster, Pod pod, Container copy, Container restore) {
+        PodPolicy policy = cluster.getSpec().getPod() == null ? new PodPolicy() : cluster.getSpec().getPod();
+        String busybox = busybox(cluster);
         List<Container> init = new ArrayList<>(pod.getSpec().getInitContainers());
         // a retry on the same claim finds what an earlier attempt left, and etcd refuses to restore over a
         // directory; a data directory placed before is kept (the member's pod made again on its claim after its etcd
@@ -43,8 +80,8 @@ final class SurvivorSnapshot {
                 .withCommand("/bin/sh", "-c", "rm -rf " + ClusterResources.RESTORE_DIR + " " + SNAPSHOT_FILE + " "
                         + SNAPSHOT_FILE + ".part")
                 .withVolumeMounts(RestoreSeed.dataMount()).build());
-        init.add(copy(cluster, image, survivorClientUrl, tlsKeys));
-        init.add(RestoreSeed.restoreContainer(cluster, SNAPSHOT_FILE, member, etcdVersion, image));
+        init.add(copy);
+        init.add(restore);
         init.add(RestoreSeed.placeContainer(busybox, SNAPSHOT_FILE));
         pod.getSpec().setInitContainers(init);
         pod.getSpec().setRestartPolicy(ClusterResources.RUNS_ONCE);
@@ -54,6 +91,12 @@ final class SurvivorSnapshot {
             c.setStartupProbe(null);
         });
         return MemberSecurity.restrict(pod, policy);
+    }
+
+    private static String busybox(EtcdCluster cluster) {
+        PodPolicy policy = cluster.getSpec().getPod();
+        return policy == null || policy.getBusyboxImage() == null ? ClusterResources.DEFAULT_BUSYBOX
+                : policy.getBusyboxImage();
     }
 
     private static Container copy(EtcdCluster cluster, String image, String survivorClientUrl,

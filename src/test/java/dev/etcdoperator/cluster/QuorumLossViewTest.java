@@ -60,6 +60,8 @@ class QuorumLossViewTest {
         assertThat(q.votersAtLoss()).containsExactly("alpha-a", "alpha-b", "alpha-c");
         s.setQuorumLostVoters(null);
         assertThat(QuorumLossView.of(c, List.of()).votersAtLoss()).isEmpty();
+        r.setFromClaim(true);
+        assertThat(QuorumLossView.of(c, List.of()).recovery().fromClaim()).isTrue();
     }
 
     @Test

@@ -60,6 +60,46 @@ class SurvivorSnapshotTest {
     }
 
     @Test
+    void fromTheSurvivorsClaimTheDatabaseIsCopiedFromItsDataDirectoryMountedReadOnly() {
+        Pod pod = SurvivorSnapshot.fromClaim(cluster("""
+                size: 3
+                version: 3.5.35
+                pod:
+                  persistentVolumeClaimSpec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+                """), MEMBER, "3.5.35", MemberTlsKeys.COREOS, "example-old");
+        List<Container> init = pod.getSpec().getInitContainers();
+        assertThat(init).extracting(Container::getName).containsExactly("check-dns", "clear-data",
+                "copy-survivor-database", "restore-snapshot", "place-restored-data");
+        assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> {
+            assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("example-old");
+            assertThat(v.getPersistentVolumeClaim().getReadOnly()).isTrue();
+        });
+        assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getPersistentVolumeClaim().getClaimName())
+                .isEqualTo("example-new"));
+        Container copy = init.get(2);
+        assertThat(copy.getVolumeMounts()).anySatisfy(m -> {
+            assertThat(m.getMountPath()).isEqualTo("/var/survivor");
+            assertThat(m.getReadOnly()).isTrue();
+        });
+        // the survivor's name is no part of a shell command: only the volume names its claim
+        assertThat(copy.getCommand()).last().asString().isEqualTo("cp /var/survivor/data/member/snap/db"
+                + " /var/etcd/survivor-snapshot.db.part && mv /var/etcd/survivor-snapshot.db.part"
+                + " /var/etcd/survivor-snapshot.db");
+        // a database out of a data directory carries no snapshot hash
+        assertThat(init.get(3).getCommand()).contains("/var/etcd/survivor-snapshot.db", "--name=example-new",
+                "--skip-hash-check");
+        assertThat(SurvivorSnapshot.pod(cluster("size: 3\nversion: 3.5.35"), MEMBER, "3.5.35", MemberTlsKeys.COREOS,
+                SURVIVOR).getSpec().getInitContainers().get(3).getCommand()).doesNotContain("--skip-hash-check");
+        assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
+        assertThat(pod.getSpec().getContainers().get(0).getLivenessProbe()).isNull();
+        assertThat(init).allSatisfy(c -> assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse());
+        // the observer tells it apart: the planner makes it again on its own claim once it answered
+        assertThat(ClusterObserver.memberPod(pod).mountsSurvivorClaim()).isTrue();
+        assertThat(ClusterObserver.memberPod(SurvivorSnapshot.pod(cluster("size: 3\nversion: 3.5.35"), MEMBER,
+                "3.5.35", MemberTlsKeys.COREOS, SURVIVOR)).mountsSurvivorClaim()).isFalse();
+    }
+
+    @Test
     void overTlsTheCopyUsesTheOperatorsClientCertificate() {
         Pod pod = SurvivorSnapshot.pod(cluster("""
                 size: 3

@@ -237,6 +237,61 @@ class EtcdClusterQuorumRecoveryIT {
         assertThat(clusters.status(name).getQuorumLostVoters()).as("cleared with the loss").isNull();
     }
 
+    /**
+     * On claims, two of three members lost with their claims, and the survivor's etcd killed and started again in its
+     * pod: it serves nothing. FromSurvivor deletes the survivor's pod, keeps its claim, and starts a new member from the
+     * database on that claim; the cluster grows back with every key written before the loss.
+     */
+    @Test
+    void onClaimsASurvivorThatAnswersNothingIsRecoveredFromItsClaimUnderFromSurvivor() {
+        String name = "flint";
+        sandbox.client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: 3
+                  version: 3.5.35
+                  quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 20}
+                  pod:
+                    persistentVolumeClaimSpec:
+                      accessModes: [ReadWriteOnce]
+                      resources: {requests: {storage: 1Gi}}
+                """.formatted(name, NS), EtcdCluster.class)).create();
+        clusters.awaitConverged(name, 3);
+        Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
+        for (int i = 0; i < 20; i++) {
+            etcdctl.put(name + "-" + i, "v");
+        }
+        List<Pod> pods = clusters.pods(name);
+        for (Pod victim : pods.subList(0, 2)) {
+            sandbox.client().persistentVolumeClaims().inNamespace(NS).withName(victim.getMetadata().getName()).delete();
+            clusters.loseForGood(victim);
+        }
+        Pod survivor = pods.get(2);
+        String survivorName = survivor.getMetadata().getName();
+        await().atMost(RECOVERY).until(() -> clusters.status(name).getQuorumLostVoters() != null);
+        ProcessHandle.of(SandboxClusters.pid(survivor)).ifPresent(ProcessHandle::destroyForcibly);
+
+        await().atMost(RECOVERY).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
+                condition(clusters.status(name), "QuorumRecovery").getReason()).isEqualTo("QuorumRecovered"));
+        assertThat(condition(clusters.status(name), "QuorumRecovery").getMessage())
+                .contains("Recovered from the database on survivor " + survivorName + "'s claim");
+        clusters.awaitConverged(name, 3);
+        assertThat(clusters.pods(name)).extracting(p -> p.getMetadata().getName())
+                .doesNotContainAnyElementsOf(pods.stream().map(p -> p.getMetadata().getName()).toList());
+        // deleted once the member answered (gone when the claim protection lets it go)
+        await().atMost(Duration.ofSeconds(60)).until(() -> sandbox.client().persistentVolumeClaims().inNamespace(NS)
+                .withName(survivorName).get() == null);
+        String keys = new Etcdctl(clusters.endpoints(name)).run("get", name + "-", "--prefix", "--keys-only")
+                .output();
+        assertThat(Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty()))
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 20)
+                        .mapToObj(i -> name + "-" + i).toList());
+        assertThat(clusters.events(name)).extracting(Event::getReason).contains("QuorumRecoveryStarted",
+                "SurvivorStopped", "RecoveryMemberCreated", "SurvivorRetired", "QuorumRecovered");
+    }
+
     /** Every member lost with its data (the only member's pod deleted, no claim): FromBackup restores it too. */
     @Test
     void aClusterWhosePolicyIsFromBackupAndThatLostEveryMemberIsRestoredFromItsNewestBackup() {

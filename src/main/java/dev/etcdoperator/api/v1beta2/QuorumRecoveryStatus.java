@@ -21,6 +21,11 @@ public class QuorumRecoveryStatus {
     @JsonPropertyDescription("The survivor's raft index when it was chosen.")
     private Long raftIndex;
 
+    @JsonPropertyDescription("True when no survivor's etcd served (started again without a majority, it serves nothing):"
+            + " the survivor's pod is deleted, and the member copies the database from the survivor's data claim"
+            + " (FromSurvivor).")
+    private Boolean fromClaim;
+
     @JsonPropertyDescription("The EtcdRestore the operator created (FromBackup).")
     private String restore;
 
@@ -57,6 +62,14 @@ public class QuorumRecoveryStatus {
 
     public void setRaftIndex(Long raftIndex) {
         this.raftIndex = raftIndex;
+    }
+
+    public Boolean getFromClaim() {
+        return fromClaim;
+    }
+
+    public void setFromClaim(Boolean fromClaim) {
+        this.fromClaim = fromClaim;
     }
 
     public String getRestore() {

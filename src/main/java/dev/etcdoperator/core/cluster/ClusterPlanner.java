@@ -75,7 +75,7 @@ import dev.etcdoperator.core.cluster.Step.Wait;
  *   <li>without claims, every pod has ended: {@link AllMembersLost};</li>
  *   <li>else {@link QuorumLost}: the pods run or have ended, none answers; under {@code FromBackup}, once the voters
  *   the status recorded at the loss show a majority lost for good, {@link Step.CreateRestore} after the grace period
- *   (see {@link QuorumRecoveryPlanner#noMemberAnswers(ClusterObservation, String)}).</li>
+ *   (see {@link QuorumRecoveryPlanner#noMemberAnswers(ClusterObservation, String, java.util.function.Supplier)}).</li>
  *   </ul></li>
  * <li>A member whose etcd leads a new cluster of its own beside the cluster: {@link DeletePod} {@code MemberSplitOff}
  *   with its claim; a member list lacking a majority of the members the pods and claims say the cluster has:
@@ -439,7 +439,7 @@ public final class ClusterPlanner {
                 + (failing.isEmpty() ? "" : " (in pods " + names(failing) + " etcd failed and the kubelet starts it"
                         + " again after a back-off)") + ". The"
                 + " operator changes nothing: check the pods' logs; if a majority of members is lost for good, restore"
-                + " the cluster from a backup.");
+                + " the cluster from a backup.", () -> freshName(o, Set.of()));
     }
 
     /**

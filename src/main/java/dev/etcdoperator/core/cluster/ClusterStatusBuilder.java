@@ -341,7 +341,8 @@ public final class ClusterStatusBuilder {
                     : "ReplacingFailingMember", r.describe());
         }
         if (step instanceof Step.RecordQuorumRecovery || step instanceof Step.CreateRecoveryMember
-                || step instanceof Step.RetireSurvivor || step instanceof Step.CreateRestore) {
+                || step instanceof Step.RetireSurvivor || step instanceof Step.StopSurvivor
+                || step instanceof Step.CreateRestore) {
             return condition(RECOVERING, true, REASON_RECOVERING_QUORUM, step.describe());
         }
         if (step instanceof DeletePod d) {

@@ -38,14 +38,33 @@ import java.util.Objects;
  *                    of the cluster's data
  * @param keepsFailing its member's etcd failed in each of the last pods the operator made for it on its claim, since it
  *                    was last healthy, and fails in this one too: made again on the same data it would fail again
+ * @param mountsSurvivorClaim the pod mounts a survivor's claim besides its own (a quorum recovery's member that copied
+ *                    the survivor's database from it): that claim cannot go while the pod lives
  */
 public record MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
         boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
         boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing,
-        boolean splitOff, boolean keepsFailing) {
+        boolean splitOff, boolean keepsFailing, boolean mountsSurvivorClaim) {
     public MemberPod {
         Objects.requireNonNull(name, "name");
         etcdVersion = Version.strip(etcdVersion);
+    }
+
+    /** Mounting no survivor's claim. */
+    public MemberPod(String name, boolean running, boolean ready, boolean terminating, String etcdVersion,
+            boolean hasClaim, boolean stopped, Instant deletionTimestamp, boolean staleTls, boolean etcdStarted,
+            boolean crashLooping, boolean runsOnce, String imageProblem, boolean otherRepository, boolean dataMissing,
+            boolean splitOff, boolean keepsFailing) {
+        this(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp, staleTls,
+                etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff, keepsFailing,
+                false);
+    }
+
+    /** The same pod, mounting a survivor's claim ({@link #mountsSurvivorClaim}). */
+    public MemberPod withSurvivorClaimMounted() {
+        return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
+                staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff,
+                keepsFailing, true);
     }
 
     /** Not failing again after being made anew. */
@@ -61,7 +80,7 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     public MemberPod withKeepsFailing() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff,
-                true);
+                true, mountsSurvivorClaim);
     }
 
     /** Not split off. */
@@ -76,7 +95,7 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     public MemberPod withSplitOff() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, true,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** A pod made on its member's data that found it. */
@@ -94,7 +113,7 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     public MemberPod withDataMissing() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, true, splitOff,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** A pod whose image the kubelet has, or is getting. */
@@ -137,35 +156,35 @@ public record MemberPod(String name, boolean running, boolean ready, boolean ter
     public MemberPod withStaleTls() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 true, etcdStarted, crashLooping, runsOnce, imageProblem, otherRepository, dataMissing, splitOff,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** The same pod, as one whose etcd is started again in place (a pod that runs once, not to be replaced yet). */
     public MemberPod restartingInPlace() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, false, imageProblem, otherRepository, dataMissing, splitOff,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** The same pod, whose etcd is not started again when it ends. */
     public MemberPod runningOnce() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, true, imageProblem, otherRepository, dataMissing, splitOff,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** The same pod, whose etcd image the kubelet cannot get, for {@code problem}. */
     public MemberPod withImageProblem(String problem) {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, runsOnce, problem, otherRepository, dataMissing, splitOff,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** The same pod, whose etcd image is of another repository than spec.repository names. */
     public MemberPod ofOtherRepository() {
         return new MemberPod(name, running, ready, terminating, etcdVersion, hasClaim, stopped, deletionTimestamp,
                 staleTls, etcdStarted, crashLooping, runsOnce, imageProblem, true, dataMissing, splitOff,
-                keepsFailing);
+                keepsFailing, mountsSurvivorClaim);
     }
 
     /** Without a deletion timestamp. */

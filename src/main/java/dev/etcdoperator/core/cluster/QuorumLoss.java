@@ -50,9 +50,16 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
      *
      * @param memberAnswered the store revision at which the recovery's member answered, in this reconcile, as a
      *                       healthy one-member cluster; -1 when it did not (or was not asked)
+     * @param fromClaim      the survivor's etcd served nothing: its pod goes first, and the member copies its database
+     *                       from the survivor's claim ({@code revision} and {@code raftIndex} are then unknown, 0)
      */
     public record Recovery(String survivor, String member, long revision, long raftIndex, String restore,
-            long memberAnswered, RestoreSeen restoreSeen) {
+            long memberAnswered, RestoreSeen restoreSeen, boolean fromClaim) {
+        public Recovery(String survivor, String member, long revision, long raftIndex, String restore,
+                long memberAnswered, RestoreSeen restoreSeen) {
+            this(survivor, member, revision, raftIndex, restore, memberAnswered, restoreSeen, false);
+        }
+
         public Recovery(String survivor, String member, long revision, long raftIndex, String restore,
                 long memberAnswered) {
             this(survivor, member, revision, raftIndex, restore, memberAnswered, RestoreSeen.RUNNING);
@@ -66,14 +73,19 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
             restoreSeen = restoreSeen == null ? RestoreSeen.RUNNING : restoreSeen;
         }
 
+        /** A recovery from the survivor's claim, its member not asked yet. */
+        public static Recovery fromClaim(String survivor, String member) {
+            return new Recovery(survivor, member, 0, 0, null, -1, RestoreSeen.RUNNING, true);
+        }
+
         /** The same recovery, its member having answered as a healthy one-member cluster at {@code storeRevision}. */
         public Recovery answeredAt(long storeRevision) {
-            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision, restoreSeen);
+            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision, restoreSeen, fromClaim);
         }
 
         /** The same recovery, with what is seen of the EtcdRestore it made. */
         public Recovery withRestoreSeen(RestoreSeen seen) {
-            return new Recovery(survivor, member, revision, raftIndex, restore, memberAnswered, seen);
+            return new Recovery(survivor, member, revision, raftIndex, restore, memberAnswered, seen, fromClaim);
         }
 
         /** Its member answered as a healthy one-member cluster with at least the survivor's writes. */

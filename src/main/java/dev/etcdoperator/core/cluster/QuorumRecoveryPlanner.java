@@ -14,6 +14,7 @@ import dev.etcdoperator.core.cluster.Step.DeletePod;
 import dev.etcdoperator.core.cluster.Step.QuorumLost;
 import dev.etcdoperator.core.cluster.Step.RecordQuorumRecovery;
 import dev.etcdoperator.core.cluster.Step.RetireSurvivor;
+import dev.etcdoperator.core.cluster.Step.StopSurvivor;
 import dev.etcdoperator.core.cluster.Step.Wait;
 
 /**
@@ -102,6 +103,9 @@ public final class QuorumRecoveryPlanner {
                     + " deletes and recreates it (kubectl describe etcdrestore " + r.restore() + ").";
             return Optional.of(new QuorumLost(m, RESTORING_FROM_BACKUP, m));
         }
+        if (r.fromClaim()) {
+            return fromClaimInProgress(o, r);
+        }
         Optional<MemberPod> member = o.livePod(r.member());
         boolean survivorLive = o.livePod(r.survivor()).isPresent();
         if (!member.map(MemberPod::running).orElse(false)) {
@@ -180,10 +184,92 @@ public final class QuorumRecoveryPlanner {
                 + ", a one-member cluster on survivor " + r.survivor() + "'s data, to answer."));
     }
 
-    /** The recovery's member answers as a healthy member, and no pod of the old cluster is left. */
+    /**
+     * A recovery from the survivor's claim: the old cluster's pods go first (the survivor's etcd must have stopped
+     * before its database is copied, and its claim be free to mount), then the member is created on the copy; once
+     * it answers as a healthy one-member cluster, the old claims go, and its pod is made again on its own claim alone
+     * (the survivor's claim goes only once no pod mounts it).
+     */
+    private static Optional<Step> fromClaimInProgress(ClusterObservation o, QuorumLoss.Recovery r) {
+        Optional<MemberPod> member = o.livePod(r.member());
+        List<String> old = o.livePods().stream().map(MemberPod::name).filter(n -> !n.equals(r.member())).sorted()
+                .toList();
+        if (member.isEmpty() || !member.get().running()) {
+            if (member.isPresent() && member.get().stopped()) {
+                if (member.get().etcdStarted()) {
+                    String m = "Member " + r.member() + ", which runs on the copy of the database on survivor "
+                            + r.survivor() + "'s claim, has ended after its etcd started (it may hold writes made"
+                            + " since). The operator deletes nothing: read its logs (kubectl logs " + r.member()
+                            + " -c etcd); claim " + r.survivor() + " still holds the survivor's data.";
+                    return Optional.of(new QuorumLost(m, RECOVERY_MEMBER_ENDED, m));
+                }
+                // ended with nothing of its own: its copy or restore failed, and the survivor's claim is untouched
+                return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED));
+            }
+            if (member.isPresent() && member.get().dataMissing()) {
+                String m = "Member " + r.member() + " was made again on its claim, which holds none of its data, and"
+                        + " the claim of survivor " + r.survivor() + " is gone: nothing is left to recover from. Restore"
+                        + " the cluster from a backup with an EtcdRestore naming it.";
+                return Optional.of(new QuorumLost(m, SURVIVOR_LOST, m));
+            }
+            if (member.isPresent()) {
+                return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies the"
+                        + " database on survivor " + r.survivor() + "'s claim and starts from it."));
+            }
+            if (!old.isEmpty()) {
+                return Optional.of(new StopSurvivor(r.survivor(), r.member(), old));
+            }
+            if (!o.pods().isEmpty()) {
+                return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for pods " + String.join(", ", o.pods()
+                        .stream().map(MemberPod::name).sorted().toList()) + " to finish terminating before member "
+                        + r.member() + " copies the database on survivor " + r.survivor() + "'s claim, or starts"
+                        + " again on its own."));
+            }
+            if (!o.claims().contains(r.survivor()) && o.claims().contains(r.member())) {
+                // the survivor's claim goes only once the member answered on the copy: made again on its own data
+                return Optional.of(new Step.CreateMemberPod(r.member(), o.naming().peerUrl(r.member()),
+                        Step.STATE_EXISTING, ClusterPlanner.runningVersion(o),
+                        Step.CreateMemberPod.RECREATING_IN_PLACE));
+            }
+            if (!o.claims().contains(r.survivor())) {
+                String m = "The claim of survivor " + r.survivor() + " is gone before its data was copied: nothing is"
+                        + " left to recover from. Restore the cluster from a backup with an EtcdRestore naming it.";
+                return Optional.of(new QuorumLost(m, SURVIVOR_LOST, m));
+            }
+            return Optional.of(new CreateRecoveryMember(r.member(), o.naming().peerUrl(r.member()), r.survivor(),
+                    ClusterPlanner.runningVersion(o), true));
+        }
+        if (!r.memberProven()) {
+            return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member() + ", a"
+                    + " one-member cluster on the database of survivor " + r.survivor() + "'s claim, to answer; the"
+                    + " claim is kept until it does."));
+        }
+        List<String> leftOver = java.util.stream.Stream.concat(old.stream(), o.claims().stream())
+                .filter(n -> !n.equals(r.member())).distinct().sorted().toList();
+        if (!leftOver.isEmpty()) {
+            return Optional.of(new RetireSurvivor(r.survivor(), r.member(), leftOver));
+        }
+        if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
+            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
+                    + " terminating; member " + r.member() + " runs on the database of survivor " + r.survivor()
+                    + "'s claim."));
+        }
+        if (member.get().mountsSurvivorClaim()) {
+            // the survivor's claim, deleted, goes only once no pod mounts it
+            return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_RELEASES_CLAIM));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The recovery's member answers as a healthy member, and no pod of the old cluster is left (from a claim: nor a
+     * claim, and the member's pod mounts its own claim alone).
+     */
     public static boolean recovered(ClusterObservation o) {
         QuorumLoss.Recovery r = o.quorumLoss().recovery();
-        if (r == null || r.member() == null || o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
+        if (r == null || r.member() == null || o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))
+                || r.fromClaim() && (o.claims().stream().anyMatch(c -> !c.equals(r.member()))
+                        || o.livePod(r.member()).map(MemberPod::mountsSurvivorClaim).orElse(true))) {
             return false;
         }
         return o.members().orElse(List.of()).stream()
@@ -312,7 +398,7 @@ public final class QuorumRecoveryPlanner {
      * its newest backup as it would be with that survivor answering, and under the other policies the message says
      * what a person can do. Without such a record nothing is known to recover from.
      */
-    static Step noMemberAnswers(ClusterObservation o, String lostMessage) {
+    static Step noMemberAnswers(ClusterObservation o, String lostMessage, Supplier<String> freshName) {
         QuorumLoss q = o.quorumLoss();
         List<String> voters = q.votersAtLoss();
         if (voters.isEmpty() || q.lostSince() == null) {
@@ -320,27 +406,70 @@ public final class QuorumRecoveryPlanner {
         }
         List<String> lost = voters.stream().filter(n -> lostForGood(o, n)).toList();
         int majority = ClusterPlanner.majority(voters.size());
-        if (lost.size() < majority) {
+        if (voters.size() - lost.size() >= majority) {
             return noMemberAnswers(lostMessage);
         }
         String what = "Quorum is lost for good: voting members " + String.join(", ", lost) + " are gone with their"
                 + " data, and no member left answers (a member whose etcd started again without a majority serves"
                 + " nothing); " + (voters.size() - lost.size()) + " of " + voters.size() + " survive, etcd needs "
                 + majority + ".";
-        if (!QuorumLoss.FROM_BACKUP.equals(q.policy())) {
-            List<String> left = voters.stream().filter(n -> !lost.contains(n)).toList();
+        List<String> left = voters.stream().filter(n -> !lost.contains(n)).toList();
+        // one survivor only: which of several has the newest data is known from their etcd alone
+        boolean onClaim = left.size() == 1 && o.persistent() && o.claims().contains(left.get(0))
+                && !o.terminatingPod(left.get(0));
+        if (!QuorumLoss.FROM_BACKUP.equals(q.policy()) && !onClaim) {
+            String why = left.size() > 1 && o.persistent() ? ", and which of them has the newest data cannot be known"
+                    : "";
             return new QuorumLost(lostMessage, NO_MEMBER_ANSWERS, what + " The data of " + String.join(", ", left)
-                    + " cannot be read through etcd, so the operator recovers nothing (policy " + q.policy() + "):"
-                    + " restore the cluster from a backup with an EtcdRestore naming it (see the restore guide), or"
-                    + " set spec.quorumLossRecovery.policy to FromBackup to have it restored from its newest backup.");
+                    + " cannot be read through etcd" + why + ", so the operator recovers nothing (policy "
+                    + q.policy() + "): restore the cluster from a backup with an EtcdRestore naming it (see the"
+                    + " restore guide), or set spec.quorumLossRecovery.policy to FromBackup to have it restored from"
+                    + " its newest backup.");
         }
         Instant now = o.now();
         if (now == null || now.isBefore(q.lostSince().plus(q.gracePeriod()))) {
             return new QuorumLost(lostMessage, GRACE_PERIOD, what + " Waiting for the grace period of "
                     + q.gracePeriod().toSeconds() + " s (spec.quorumLossRecovery.gracePeriodSeconds) to end, at "
-                    + q.lostSince().plus(q.gracePeriod()) + ", before recovering (policy " + q.policy() + ").");
+                    + q.lostSince().plus(q.gracePeriod()) + ", before " + (QuorumLoss.MANUAL.equals(q.policy())
+                            ? "saying what a person can do." : "recovering (policy " + q.policy() + ")."));
         }
-        return fromBackup(o, o.cluster() + "-quorum-" + Long.toString(q.lostSince().getEpochSecond(), 36), what);
+        if (QuorumLoss.FROM_BACKUP.equals(q.policy())) {
+            return fromBackup(o, o.cluster() + "-quorum-" + Long.toString(q.lostSince().getEpochSecond(), 36), what);
+        }
+        return fromSurvivorsClaim(o, left.get(0), what, lostMessage, freshName);
+    }
+
+    /**
+     * The only survivor serves nothing, but its data is on its claim: with policy FromSurvivor or a person's approval,
+     * its pod goes and a new member starts from the database on the claim; under Manual, the steps.
+     */
+    private static Step fromSurvivorsClaim(ClusterObservation o, String survivor, String what, String lostMessage,
+            Supplier<String> freshName) {
+        QuorumLoss q = o.quorumLoss();
+        String lossNote = " Writes that only the lost members had are lost, and so may be the survivor's last writes"
+                + " that its etcd had not yet applied.";
+        if (QuorumLoss.FROM_SURVIVOR.equals(q.policy()) || q.approved()) {
+            String member = freshName.get();
+            return new RecordQuorumRecovery(survivor, member, 0, 0, !QuorumLoss.FROM_SURVIVOR.equals(q.policy()),
+                    what + " Recovering from survivor " + survivor + "'s claim (" + (q.approved() ? "approved by the "
+                            + ClusterAnnotations.RECOVER_QUORUM + " annotation" : "policy FromSurvivor") + "): its pod"
+                    + " is deleted, its claim kept, then member " + member + " starts as a one-member cluster from the"
+                    + " database on that claim, and the cluster grows back to " + o.desiredSize() + " members."
+                    + lossNote, true);
+        }
+        String c = o.cluster();
+        String ns = o.namespace();
+        String steps = "The operator waits for a person (policy Manual). To recover from the database on " + survivor
+                + "'s claim (its pod is deleted first), approve it once: kubectl -n " + ns + " annotate etcdcluster "
+                + c + " " + ClusterAnnotations.RECOVER_QUORUM + "=$(kubectl -n " + ns + " get etcdcluster " + c
+                + " -o jsonpath='{.metadata.uid}'). Or restore the cluster from a backup with an EtcdRestore naming"
+                + " it. Or set spec.quorumLossRecovery.policy to FromSurvivor or FromBackup.";
+        if (q.approvalForAnotherUid()) {
+            return new QuorumLost(lostMessage, APPROVAL_REFUSED, what + " The annotation "
+                    + ClusterAnnotations.RECOVER_QUORUM + "=" + q.approval() + " is refused: it must name this"
+                    + " cluster's uid, " + q.uid() + "." + lossNote + " " + steps);
+        }
+        return new QuorumLost(lostMessage, WAITING_FOR_PERSON, what + lossNote + " " + steps);
     }
 
     /**

@@ -52,6 +52,7 @@ final class QuorumRecoveryReport {
             record.setMember(r.member());
             record.setRevision(r.revision());
             record.setRaftIndex(r.raftIndex());
+            record.setFromClaim(r.fromClaim() ? Boolean.TRUE : null);
             record.setStartedAt(now == null ? null : now.toString());
             status.setQuorumRecovery(record);
             // the recovery member starts a new etcd cluster: the cluster's backups take it for the same one
@@ -69,8 +70,10 @@ final class QuorumRecoveryReport {
         if (r != null && r.member() != null && QuorumRecoveryPlanner.recovered(o)) {
             status.setQuorumRecovery(null);
             endLoss(status);
-            return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "Recovered from survivor "
-                    + r.survivor() + " (revision " + r.revision() + ", raft index " + r.raftIndex() + "): member "
+            return Optional.of(condition(false, QuorumRecoveryPlanner.RECOVERED, "Recovered from "
+                    + (r.fromClaim() ? "the database on survivor " + r.survivor() + "'s claim" : "survivor "
+                            + r.survivor() + " (revision " + r.revision() + ", raft index " + r.raftIndex() + ")")
+                    + ": member "
                     + r.member() + " runs on its data as a new cluster, which grows back to " + o.desiredSize()
                     + " members. Writes that only the lost members had are lost."));
         }
@@ -94,7 +97,8 @@ final class QuorumRecoveryReport {
             return Optional.of(condition(inProgress, q.recoveryReason(), q.recoveryMessage()));
         }
         if (r != null && r.member() != null && (step instanceof CreateRecoveryMember || step instanceof RetireSurvivor
-                || step instanceof Wait || step instanceof DeletePod)) {
+                || step instanceof Step.StopSurvivor || step instanceof Step.CreateMemberPod || step instanceof Wait
+                || step instanceof DeletePod)) {
             return Optional.of(condition(true, QuorumRecoveryPlanner.RECOVERING_FROM_SURVIVOR, step.describe()));
         }
         if (quorum && before.isPresent() && !QuorumRecoveryPlanner.RECOVERED.equals(before.get().getReason())

@@ -209,6 +209,11 @@ public sealed interface Step {
         public static final String POD_STOPPED = "MemberPodStopped";
         /** The pod of a quorum recovery's member ended before it ran: it is created again. */
         public static final String RECOVERY_MEMBER_FAILED = "RecoveryMemberFailed";
+        /**
+         * The pod of a quorum recovery's member, which copied the survivor's database from its claim, answered: it is
+         * made again on its own claim alone, so that the survivor's claim can go.
+         */
+        public static final String RECOVERY_MEMBER_RELEASES_CLAIM = "RecoveryMemberReleasesClaim";
         /** The pod of a first member ended before any etcd of the first members started: it is created again. */
         public static final String FIRST_MEMBER_FAILED = "FirstMemberFailed";
         /** The pod of a learner ended before its etcd joined the cluster: it is created again. */
@@ -225,6 +230,9 @@ public sealed interface Step {
                 case NOT_A_MEMBER -> "Deleting pod " + name + ", which is not a member of the cluster.";
                 case RECOVERY_MEMBER_FAILED -> "Deleting pod " + name + " of the quorum recovery, which ended before"
                         + " it ran (see its init containers' logs), to create it again.";
+                case RECOVERY_MEMBER_RELEASES_CLAIM -> "Deleting pod " + name + " of the quorum recovery, which"
+                        + " answers on the copy of the survivor's database, to make it again on its own claim alone:"
+                        + " the survivor's claim, deleted, goes once no pod mounts it.";
                 case FIRST_MEMBER_FAILED -> "Deleting pod " + name + " of a first member, which ended before its etcd"
                         + " started (see its init containers' logs and Events), to create it again.";
                 case LEARNER_FAILED -> "Deleting pod " + name + " of a learner, which ended before its etcd joined"
@@ -474,13 +482,20 @@ public sealed interface Step {
      * record the survivor and the new member's name in the status before anything is created, so that the recovery
      * carries on with the same ones after a restart.
      *
-     * @param approved a person approved it with the recover-quorum annotation, which is consumed
+     * @param approved  a person approved it with the recover-quorum annotation, which is consumed
+     * @param fromClaim the survivor's etcd serves nothing: the member copies its database from the survivor's claim
      */
     record RecordQuorumRecovery(String survivor, String member, long revision, long raftIndex, boolean approved,
-            String message) implements Step {
+            String message, boolean fromClaim) implements Step {
         public RecordQuorumRecovery {
             Objects.requireNonNull(survivor, "survivor");
             Objects.requireNonNull(member, "member");
+        }
+
+        /** From a survivor that answers: a snapshot of it is copied through etcd. */
+        public RecordQuorumRecovery(String survivor, String member, long revision, long raftIndex, boolean approved,
+                String message) {
+            this(survivor, member, revision, raftIndex, approved, message, false);
         }
 
         @Override
@@ -491,18 +506,42 @@ public sealed interface Step {
 
     /**
      * Create the pod of a one-member cluster whose data is the survivor's: its init containers copy a snapshot from
-     * the survivor (served locally, no quorum needed) and restore it as a new cluster of this one member.
+     * the survivor (served locally, no quorum needed), or with {@code fromClaim} the database from the survivor's
+     * claim (its pod gone), and restore it as a new cluster of this one member.
      */
-    record CreateRecoveryMember(String name, String peerUrl, String survivor, String version) implements Step {
+    record CreateRecoveryMember(String name, String peerUrl, String survivor, String version, boolean fromClaim)
+            implements Step {
         public CreateRecoveryMember {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(survivor, "survivor");
         }
 
+        public CreateRecoveryMember(String name, String peerUrl, String survivor, String version) {
+            this(name, peerUrl, survivor, version, false);
+        }
+
         @Override
         public String describe() {
-            return "Creating member " + name + " as a one-member cluster from a snapshot of survivor " + survivor
+            return "Creating member " + name + " as a one-member cluster from " + (fromClaim
+                    ? "the database on survivor " + survivor + "'s claim" : "a snapshot of survivor " + survivor)
                     + " (etcd " + version + ").";
+        }
+    }
+
+    /**
+     * A recovery from the survivor's claim: delete the old cluster's pods, the survivor's among them, and keep their
+     * claims, so that the survivor's etcd has stopped (and its claim is free to mount) before its database is copied.
+     */
+    record StopSurvivor(String survivor, String member, List<String> pods) implements Step {
+        public StopSurvivor {
+            pods = List.copyOf(pods);
+        }
+
+        @Override
+        public String describe() {
+            return "Deleting the old cluster's pods " + String.join(", ", pods) + ", their claims kept: member "
+                    + member + " starts from the database on survivor " + survivor + "'s claim once its etcd has"
+                    + " stopped.";
         }
     }
 

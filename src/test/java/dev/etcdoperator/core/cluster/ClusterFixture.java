@@ -605,6 +605,12 @@ final class ClusterFixture {
         return this;
     }
 
+    /** The member's pod mounts a survivor's claim besides its own (a quorum recovery's member, from a claim). */
+    ClusterFixture survivorClaimMounted(String name) {
+        pods.put(name, pods.get(name).withSurvivorClaimMounted());
+        return this;
+    }
+
     /** The member's pod was made again in place on a claim without its data: its data check fails. */
     ClusterFixture podDataMissing(String name) {
         pods.put(name, new MemberPod(name, false, false, false, version, persistent, false, null, false, false)

@@ -278,6 +278,40 @@ class ClusterStatusBuilderTest {
     }
 
     @Test
+    void aRecoveryFromTheSurvivorsClaimIsRecordedAsSuchAndEndsOnceTheOldClaimsAreGone() {
+        Instant since = T0.minusSeconds(120);
+        ClusterFixture lost = running(3, V).persistent().podGone("demo-a").podGone("demo-b").withoutClaim("demo-a")
+                .withoutClaim("demo-b").noAnswer().now(T0).quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
+                        java.time.Duration.ofSeconds(60), since, null, "u", false, null, null,
+                        List.of("demo-a", "demo-b", "demo-c")));
+        EtcdClusterStatus s = new EtcdClusterStatus();
+        s.setQuorumLostSince(since.toString());
+        report(s, lost);
+        assertThat(s.getQuorumRecovery()).isNotNull().satisfies(r -> {
+            assertThat(r.getSurvivor()).isEqualTo("demo-c");
+            assertThat(r.getFromClaim()).isTrue();
+            assertThat(r.getRevision()).isZero();
+        });
+        assertCondition(s, "QuorumRecovery", "True", QuorumRecoveryPlanner.RECOVERING_FROM_SURVIVOR,
+                "Recovering from survivor demo-c's claim");
+
+        String member = s.getQuorumRecovery().getMember();
+        QuorumLoss.Recovery recovery = QuorumLoss.Recovery.fromClaim("demo-c", member).answeredAt(7);
+        ClusterFixture running = running(3, V).persistent().podGone("demo-a").podGone("demo-b").podGone("demo-c")
+                .withoutClaim("demo-a").withoutClaim("demo-b").claim(member).oneMemberCluster(member).now(T0)
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, java.time.Duration.ofSeconds(60), since, null,
+                        "u", false, recovery, null));
+        report(s, running.survivorClaimMounted(member));
+        assertThat(s.getQuorumRecovery()).as("the survivor's claim is still there").isNotNull();
+        report(s, running.withoutClaim("demo-c"));
+        assertThat(s.getQuorumRecovery()).as("its pod still mounts the survivor's claim").isNotNull();
+        report(s, running.oneMemberCluster(member));
+        assertThat(s.getQuorumRecovery()).isNull();
+        assertCondition(s, "QuorumRecovery", "False", QuorumRecoveryPlanner.RECOVERED, "Recovered from the database"
+                + " on survivor demo-c's claim: member " + member);
+    }
+
+    @Test
     void lostQuorumFailsTheClusterUntilItIsBack() {
         EtcdClusterStatus s = report(running(3, V).dead("demo-b").dead("demo-c"));
         assertThat(s.getPhase()).isEqualTo("Failed");

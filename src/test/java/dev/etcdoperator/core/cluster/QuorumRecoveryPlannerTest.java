@@ -19,6 +19,7 @@ import dev.etcdoperator.core.cluster.Step.QuorumLost;
 import dev.etcdoperator.core.cluster.Step.RecordSeed;
 import dev.etcdoperator.core.cluster.Step.RecordQuorumRecovery;
 import dev.etcdoperator.core.cluster.Step.RetireSurvivor;
+import dev.etcdoperator.core.cluster.Step.StopSurvivor;
 import dev.etcdoperator.core.cluster.Step.Wait;
 import org.junit.jupiter.api.Test;
 
@@ -572,6 +573,15 @@ class QuorumRecoveryPlannerTest {
         ClusterFixture ofFive = running(5, V).podStopped("demo-a").podStopped("demo-b").noAnswer();
         assertRecoveryReason(plan(ofFive.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, ofFive.memberNames()))),
                 QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        // two voters recorded (one removed while the others still made a majority), one lost: the survivor alone
+        // can never make a majority of two
+        ClusterFixture ofTwo = running(3, V).podStopped("demo-a").noAnswer();
+        assertThat(plan(ofTwo.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, List.of("demo-a", "demo-c")))))
+                .isInstanceOf(CreateRestore.class);
+        // four voters, two lost: the two left are no majority of four
+        ClusterFixture ofFour = running(4, V).podStopped("demo-a").podStopped("demo-b").noAnswer();
+        assertThat(plan(ofFour.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, ofFour.memberNames()))))
+                .isInstanceOf(CreateRestore.class);
         // a pod still terminating may still run etcd
         ClusterFixture terminating = running(3, V).podStopped("demo-a").podTerminating("demo-b").noAnswer();
         assertRecoveryReason(plan(terminating.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS))),
@@ -584,6 +594,127 @@ class QuorumRecoveryPlannerTest {
         ClusterFixture claimsGone = running(3, V).persistent().podGone("demo-a").podGone("demo-b")
                 .withoutClaim("demo-a").withoutClaim("demo-b").noAnswer();
         assertThat(plan(claimsGone.quorumLoss(fromBackup(LONG_AGO, NIGHTLY, VOTERS)))).isInstanceOf(CreateRestore.class);
+    }
+
+    /**
+     * On claims, the only survivor's etcd started again and serves nothing, but its data is on its claim: FromSurvivor
+     * (or a person's approval under Manual) recovers from that claim; several survivors, none answering, cannot be
+     * told apart.
+     */
+    @Test
+    void onClaimsTheOnlySurvivorThatAnswersNothingIsRecoveredFromItsClaim() {
+        ClusterFixture f = twoOfThreeLostOnClaimsNoneAnswering();
+        Step step = plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, null,
+                null, VOTERS)));
+        assertThat(step).isInstanceOfSatisfying(RecordQuorumRecovery.class, r -> {
+            assertThat(r.survivor()).isEqualTo("demo-c");
+            assertThat(r.fromClaim()).isTrue();
+            assertThat(r.approved()).isFalse();
+            assertThat(r.revision()).isZero();
+            assertThat(r.message()).contains("voting members demo-a, demo-b are gone with their data",
+                    "Recovering from survivor demo-c's claim (policy FromSurvivor)", "member " + r.member(),
+                    "not yet applied");
+        });
+        // within the grace period it waits
+        assertRecoveryReason(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, NOW.minusSeconds(1),
+                null, UID, false, null, null, VOTERS))), QuorumRecoveryPlanner.GRACE_PERIOD);
+        // Manual: the steps, then an approval of this cluster's uid, given once asked, starts it
+        Step manual = plan(f.quorumLoss(new QuorumLoss(QuorumLoss.MANUAL, GRACE, LONG_AGO, null, UID, false, null,
+                null, VOTERS)));
+        assertRecoveryReason(manual, QuorumRecoveryPlanner.WAITING_FOR_PERSON);
+        assertThat(((QuorumLost) manual).recoveryMessage()).contains("demo-c's claim",
+                "etcd.database.coreos.com/recover-quorum=$(kubectl -n prod get etcdcluster demo", "EtcdRestore");
+        assertThat(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.MANUAL, GRACE, LONG_AGO, UID, UID, true, null, null,
+                VOTERS)))).isInstanceOfSatisfying(RecordQuorumRecovery.class, r -> {
+                    assertThat(r.approved()).isTrue();
+                    assertThat(r.fromClaim()).isTrue();
+                });
+        assertRecoveryReason(plan(f.quorumLoss(new QuorumLoss(QuorumLoss.MANUAL, GRACE, LONG_AGO, "other", UID, true,
+                null, null, VOTERS))), QuorumRecoveryPlanner.APPROVAL_REFUSED);
+        // its claim gone too: nothing to read
+        Step claimGone = plan(twoOfThreeLostOnClaimsNoneAnswering().withoutClaim("demo-c").podStopped("demo-c")
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, null, null,
+                        VOTERS)));
+        assertThat(claimGone).isNotInstanceOf(RecordQuorumRecovery.class);
+        // two survivors of five, none answering: which is newer is not known
+        ClusterFixture ofFive = running(5, V).persistent().podGone("demo-a").podGone("demo-b").podGone("demo-c")
+                .withoutClaim("demo-a").withoutClaim("demo-b").withoutClaim("demo-c").noAnswer();
+        Step two = plan(ofFive.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                null, null, ofFive.memberNames())));
+        assertRecoveryReason(two, QuorumRecoveryPlanner.NO_MEMBER_ANSWERS);
+        assertThat(((QuorumLost) two).recoveryMessage()).contains("demo-d, demo-e", "newest data cannot be known");
+    }
+
+    /**
+     * From the survivor's claim: its pod goes first (its etcd must have stopped, and its claim be free), then the
+     * member copies the database and starts alone; once it answers, the old claims go and the cluster grows back.
+     */
+    @Test
+    void fromTheSurvivorsClaimItsPodGoesFirstThenTheMemberCopiesThenTheOldClaimsGo() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = QuorumLoss.Recovery.fromClaim("demo-c", member);
+        ClusterFixture f = twoOfThreeLostOnClaimsNoneAnswering().quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR,
+                GRACE, LONG_AGO, null, UID, false, recovery, null, VOTERS));
+        assertThat(plan(f)).isEqualTo(new StopSurvivor("demo-c", member, List.of("demo-c")));
+        f.podTerminating("demo-c");
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
+        f.podGone("demo-c");
+        assertThat(plan(f)).isEqualTo(new CreateRecoveryMember(member, NAMING.peerUrl(member), "demo-c", V, true));
+        f.claim(member).podOnlyBeforeEtcd(member, false);
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class, w -> {
+            assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING);
+            assertThat(w.message()).contains("demo-c's claim");
+        });
+        f.podOnlyBeforeEtcd(member, true);
+        assertThat(plan(f)).as("its copy failed").isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+        f.podOnly(member, true, false).survivorClaimMounted(member);
+        assertThat(plan(f)).as("not answered yet: the survivor's claim stays").isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.RECOVERY_MEMBER_STARTING));
+        f.oneMemberCluster(member).survivorClaimMounted(member);
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).as("claims left").isFalse();
+        f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                recovery.answeredAt(12), null, VOTERS));
+        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-c", member, List.of("demo-c")));
+        // the survivor's claim, deleted, goes once the member's pod no longer mounts it: made again on its own claim
+        f.withoutClaim("demo-c");
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isFalse();
+        assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_RELEASES_CLAIM));
+        f.podTerminating(member);
+        assertThat(plan(f)).isInstanceOfSatisfying(Wait.class,
+                w -> assertThat(w.reason()).isEqualTo(Wait.POD_TERMINATING));
+        f.podGone(member);
+        assertThat(plan(f)).isEqualTo(new Step.CreateMemberPod(member, NAMING.peerUrl(member), Step.STATE_EXISTING, V,
+                Step.CreateMemberPod.RECREATING_IN_PLACE));
+        f.oneMemberCluster(member);
+        assertThat(QuorumRecoveryPlanner.recovered(f.observe())).isTrue();
+        assertThat(plan(f)).isInstanceOf(AddMember.class);
+    }
+
+    @Test
+    void fromTheSurvivorsClaimAMemberThatEndsAfterItsEtcdStartedIsKeptAndAClaimGoneIsSaid() {
+        String member = "demo-r000000000";
+        QuorumLoss.Recovery recovery = QuorumLoss.Recovery.fromClaim("demo-c", member);
+        ClusterFixture ended = twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").claim(member)
+                .podOnly(member, false, true).quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
+                        null, UID, false, recovery, null, VOTERS));
+        assertThat(plan(ended)).isInstanceOfSatisfying(QuorumLost.class, q -> {
+            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
+            assertThat(q.message()).contains("deletes nothing", "still holds the survivor's data");
+        });
+        ClusterFixture claimGone = twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").withoutClaim("demo-c")
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery,
+                        null, VOTERS));
+        assertRecoveryReason(plan(claimGone), QuorumRecoveryPlanner.SURVIVOR_LOST);
+        // the member made again on a claim of its own that holds nothing (the survivor's claim deleted by hand)
+        assertRecoveryReason(plan(claimGone.claim(member).podOnlyBeforeEtcd(member, false).podDataMissingOnly(member)),
+                QuorumRecoveryPlanner.SURVIVOR_LOST);
+    }
+
+    /** On claims, demo-a and demo-b gone with their claims; demo-c's pod runs, its etcd started again, serving nothing. */
+    private static ClusterFixture twoOfThreeLostOnClaimsNoneAnswering() {
+        return running(3, V).persistent().podGone("demo-a").podGone("demo-b").withoutClaim("demo-a")
+                .withoutClaim("demo-b").noAnswer();
     }
 
     /** As {@link #twoOfThreeLost()}, but the survivor's etcd started again and answers nothing. */
