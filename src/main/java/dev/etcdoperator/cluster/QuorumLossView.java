@@ -37,18 +37,20 @@ final class QuorumLossView {
                         .equals(c.getReason()) || QuorumRecoveryPlanner.APPROVAL_REFUSED.equals(c.getReason()))
                 .orElse(false);
         return new QuorumLoss(policy, grace, status == null ? null : instant(status.getQuorumLostSince()), approval,
-                cluster.getMetadata().getUid(), awaiting, status == null ? null : recovery(status.getQuorumRecovery()),
+                cluster.getMetadata().getUid(), awaiting, status == null ? null : recovery(status.getQuorumRecovery(),
+                        ClusterResources.naming(cluster)),
                 QuorumLossRecovery.FROM_BACKUP.equals(policy) ? newestBackup(cluster, backups) : null,
                 status == null ? null : status.getQuorumLostVoters());
     }
 
-    private static QuorumLoss.Recovery recovery(QuorumRecoveryStatus r) {
+    /** A survivor's claim is mounted only under a member's name of this cluster, whatever the status says. */
+    private static QuorumLoss.Recovery recovery(QuorumRecoveryStatus r, dev.etcdoperator.core.cluster.MemberNaming naming) {
         if (r == null || (r.getSurvivor() == null || r.getMember() == null) && r.getRestore() == null) {
             return null;
         }
         return new QuorumLoss.Recovery(r.getSurvivor(), r.getMember(), r.getRevision() == null ? 0 : r.getRevision(),
                 r.getRaftIndex() == null ? 0 : r.getRaftIndex(), r.getRestore(), -1, QuorumLoss.RestoreSeen.RUNNING,
-                Boolean.TRUE.equals(r.getFromClaim()) && r.getMember() != null);
+                Boolean.TRUE.equals(r.getFromClaim()) && r.getMember() != null && naming.isMemberName(r.getSurvivor()));
     }
 
     /**

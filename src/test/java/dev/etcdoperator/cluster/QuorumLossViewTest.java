@@ -62,6 +62,8 @@ class QuorumLossViewTest {
         assertThat(QuorumLossView.of(c, List.of()).votersAtLoss()).isEmpty();
         r.setFromClaim(true);
         assertThat(QuorumLossView.of(c, List.of()).recovery().fromClaim()).isTrue();
+        r.setSurvivor("data-of-another-app");
+        assertThat(QuorumLossView.of(c, List.of()).recovery().fromClaim()).as("no member's name").isFalse();
     }
 
     @Test

@@ -194,17 +194,14 @@ public final class QuorumRecoveryPlanner {
         Optional<MemberPod> member = o.livePod(r.member());
         List<String> old = o.livePods().stream().map(MemberPod::name).filter(n -> !n.equals(r.member())).sorted()
                 .toList();
+        boolean survivorClaim = o.claims().contains(r.survivor());
+        String source = survivorClaim ? "the database on survivor " + r.survivor() + "'s claim"
+                : "its own claim (the survivor's claim is gone)";
         if (member.isEmpty() || !member.get().running()) {
             if (member.isPresent() && member.get().stopped()) {
-                if (member.get().etcdStarted()) {
-                    String m = "Member " + r.member() + ", which runs on the copy of the database on survivor "
-                            + r.survivor() + "'s claim, has ended after its etcd started (it may hold writes made"
-                            + " since). The operator deletes nothing: read its logs (kubectl logs " + r.member()
-                            + " -c etcd); claim " + r.survivor() + " still holds the survivor's data.";
-                    return Optional.of(new QuorumLost(m, RECOVERY_MEMBER_ENDED, m));
-                }
-                // ended with nothing of its own: its copy or restore failed, and the survivor's claim is untouched
-                return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED));
+                // what its etcd wrote is on its own claim, which stays: its next pod keeps a data directory it finds
+                return Optional.of(new DeletePod(r.member(), member.get().etcdStarted() ? DeletePod.POD_STOPPED
+                        : DeletePod.RECOVERY_MEMBER_FAILED));
             }
             if (member.isPresent() && member.get().dataMissing()) {
                 String m = "Member " + r.member() + " was made again on its claim, which holds none of its data, and"
@@ -213,8 +210,8 @@ public final class QuorumRecoveryPlanner {
                 return Optional.of(new QuorumLost(m, SURVIVOR_LOST, m));
             }
             if (member.isPresent()) {
-                return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies the"
-                        + " database on survivor " + r.survivor() + "'s claim and starts from it."));
+                return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " starts from "
+                        + source + " (kubectl describe pod " + r.member() + ")."));
             }
             if (!old.isEmpty()) {
                 return Optional.of(new StopSurvivor(r.survivor(), r.member(), old));
@@ -222,18 +219,18 @@ public final class QuorumRecoveryPlanner {
             if (!o.pods().isEmpty()) {
                 return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for pods " + String.join(", ", o.pods()
                         .stream().map(MemberPod::name).sorted().toList()) + " to finish terminating before member "
-                        + r.member() + " copies the database on survivor " + r.survivor() + "'s claim, or starts"
-                        + " again on its own."));
+                        + r.member() + " starts from " + source + "."));
             }
-            if (!o.claims().contains(r.survivor()) && o.claims().contains(r.member())) {
+            if (!survivorClaim && o.claims().contains(r.member())) {
                 // the survivor's claim goes only once the member answered on the copy: made again on its own data
                 return Optional.of(new Step.CreateMemberPod(r.member(), o.naming().peerUrl(r.member()),
                         Step.STATE_EXISTING, ClusterPlanner.runningVersion(o),
                         Step.CreateMemberPod.RECREATING_IN_PLACE));
             }
-            if (!o.claims().contains(r.survivor())) {
-                String m = "The claim of survivor " + r.survivor() + " is gone before its data was copied: nothing is"
-                        + " left to recover from. Restore the cluster from a backup with an EtcdRestore naming it.";
+            if (!survivorClaim) {
+                String m = "The claims of survivor " + r.survivor() + " and of member " + r.member() + " are gone:"
+                        + " nothing is left to recover from. Restore the cluster from a backup with an EtcdRestore"
+                        + " naming it.";
                 return Optional.of(new QuorumLost(m, SURVIVOR_LOST, m));
             }
             return Optional.of(new CreateRecoveryMember(r.member(), o.naming().peerUrl(r.member()), r.survivor(),
@@ -241,34 +238,40 @@ public final class QuorumRecoveryPlanner {
         }
         if (!r.memberProven()) {
             return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member() + ", a"
-                    + " one-member cluster on the database of survivor " + r.survivor() + "'s claim, to answer; the"
-                    + " claim is kept until it does."));
+                    + " one-member cluster started from " + source + ", to answer"
+                    + (survivorClaim ? "; that claim is kept until it does." : ".")));
         }
-        List<String> leftOver = java.util.stream.Stream.concat(old.stream(), o.claims().stream())
+        // the claims of the old cluster's members: the recorded voters, the survivor, pods of the old cluster
+        List<String> leftOver = java.util.stream.Stream.concat(old.stream(), o.claims().stream()
+                .filter(c -> c.equals(r.survivor()) || o.quorumLoss().votersAtLoss().contains(c)))
                 .filter(n -> !n.equals(r.member())).distinct().sorted().toList();
         if (!leftOver.isEmpty()) {
             return Optional.of(new RetireSurvivor(r.survivor(), r.member(), leftOver));
         }
         if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
             return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
-                    + " terminating; member " + r.member() + " runs on the database of survivor " + r.survivor()
-                    + "'s claim."));
+                    + " terminating; member " + r.member() + " runs on the copy of survivor " + r.survivor()
+                    + "'s database."));
         }
         if (member.get().mountsSurvivorClaim()) {
             // the survivor's claim, deleted, goes only once no pod mounts it
             return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_RELEASES_CLAIM));
         }
-        return Optional.empty();
+        if (recovered(o)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member() + ", a"
+                + " one-member cluster on the copy of survivor " + r.survivor() + "'s database, to answer alone."));
     }
 
     /**
-     * The recovery's member answers as a healthy member, and no pod of the old cluster is left (from a claim: nor a
-     * claim, and the member's pod mounts its own claim alone).
+     * The recovery's member answers as a healthy member, and no pod of the old cluster is left (from a claim: nor the
+     * survivor's claim, and the member's pod mounts its own claim alone).
      */
     public static boolean recovered(ClusterObservation o) {
         QuorumLoss.Recovery r = o.quorumLoss().recovery();
         if (r == null || r.member() == null || o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))
-                || r.fromClaim() && (o.claims().stream().anyMatch(c -> !c.equals(r.member()))
+                || r.fromClaim() && (o.claims().contains(r.survivor())
                         || o.livePod(r.member()).map(MemberPod::mountsSurvivorClaim).orElse(true))) {
             return false;
         }

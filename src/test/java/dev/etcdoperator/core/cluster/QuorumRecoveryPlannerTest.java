@@ -691,24 +691,47 @@ class QuorumRecoveryPlannerTest {
         assertThat(plan(f)).isInstanceOf(AddMember.class);
     }
 
+    /**
+     * From a claim, the member's data is on its own claim: a pod of it that ended, its etcd started or not, goes, its
+     * claim kept, and it is made again (from the survivor's claim while that is there, keeping the data directory it
+     * finds; on its own claim once the survivor's is gone). With both claims gone, nothing is left, and that is said.
+     */
     @Test
-    void fromTheSurvivorsClaimAMemberThatEndsAfterItsEtcdStartedIsKeptAndAClaimGoneIsSaid() {
+    void fromTheSurvivorsClaimAMemberPodThatEndsIsMadeAgainOnItsClaimAndClaimsGoneAreSaid() {
         String member = "demo-r000000000";
         QuorumLoss.Recovery recovery = QuorumLoss.Recovery.fromClaim("demo-c", member);
         ClusterFixture ended = twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").claim(member)
                 .podOnly(member, false, true).quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO,
                         null, UID, false, recovery, null, VOTERS));
-        assertThat(plan(ended)).isInstanceOfSatisfying(QuorumLost.class, q -> {
-            assertThat(q.recoveryReason()).isEqualTo(QuorumRecoveryPlanner.RECOVERY_MEMBER_ENDED);
-            assertThat(q.message()).contains("deletes nothing", "still holds the survivor's data");
-        });
-        ClusterFixture claimGone = twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").withoutClaim("demo-c")
+        assertThat(plan(ended)).isEqualTo(new DeletePod(member, DeletePod.POD_STOPPED));
+        ended.podGone(member);
+        assertThat(plan(ended)).isEqualTo(new CreateRecoveryMember(member, NAMING.peerUrl(member), "demo-c", V, true));
+        ended.withoutClaim("demo-c");
+        assertThat(plan(ended)).isEqualTo(new Step.CreateMemberPod(member, NAMING.peerUrl(member),
+                Step.STATE_EXISTING, V, Step.CreateMemberPod.RECREATING_IN_PLACE));
+
+        ClusterFixture claimsGone = twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").withoutClaim("demo-c")
                 .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false, recovery,
                         null, VOTERS));
-        assertRecoveryReason(plan(claimGone), QuorumRecoveryPlanner.SURVIVOR_LOST);
+        Step nothing = plan(claimsGone);
+        assertRecoveryReason(nothing, QuorumRecoveryPlanner.SURVIVOR_LOST);
+        assertThat(((QuorumLost) nothing).message()).contains("claims of survivor demo-c and of member " + member);
         // the member made again on a claim of its own that holds nothing (the survivor's claim deleted by hand)
-        assertRecoveryReason(plan(claimGone.claim(member).podOnlyBeforeEtcd(member, false).podDataMissingOnly(member)),
-                QuorumRecoveryPlanner.SURVIVOR_LOST);
+        assertRecoveryReason(plan(claimsGone.claim(member).podOnlyBeforeEtcd(member, false)
+                .podDataMissingOnly(member)), QuorumRecoveryPlanner.SURVIVOR_LOST);
+    }
+
+    /** Only the claims of the old cluster's members go: a claim no recorded voter names is left alone. */
+    @Test
+    void fromTheSurvivorsClaimOnlyTheOldMembersClaimsAreRetired() {
+        String member = "demo-r000000000";
+        ClusterFixture f = twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").claim("demo-b").claim("demo-x")
+                .claim(member).oneMemberCluster(member).survivorClaimMounted(member)
+                .quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                        QuorumLoss.Recovery.fromClaim("demo-c", member).answeredAt(3), null, VOTERS));
+        assertThat(plan(f)).isEqualTo(new RetireSurvivor("demo-c", member, List.of("demo-b", "demo-c")));
+        f.withoutClaim("demo-b").withoutClaim("demo-c");
+        assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_RELEASES_CLAIM));
     }
 
     /** On claims, demo-a and demo-b gone with their claims; demo-c's pod runs, its etcd started again, serving nothing. */
