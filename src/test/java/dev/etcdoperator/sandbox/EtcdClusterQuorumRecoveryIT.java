@@ -62,15 +62,11 @@ class EtcdClusterQuorumRecoveryIT {
 
     @Test
     void twoOfThreeMembersLostForGoodAreRecoveredFromTheSurvivorWithEveryWriteItHad() {
-        sandbox.client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  size: 3
-                  version: 3.5.35
-                  quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 20}
-                """.formatted(NAME, NS), EtcdCluster.class)).create();
+        createCluster(NAME, """
+                size: 3
+                version: 3.5.35
+                quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 20}
+                """);
         EtcdClusterStatus converged = clusters.awaitConverged(NAME, 3);
         Set<String> original = converged.getMemberDetails().stream().map(MemberDetail::getName)
                 .collect(Collectors.toSet());
@@ -141,15 +137,11 @@ class EtcdClusterQuorumRecoveryIT {
     @Test
     void aClusterWhosePolicyIsFromBackupIsRestoredFromItsNewestBackup() {
         String name = "ember";
-        sandbox.client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  size: 3
-                  version: 3.5.35
-                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 10}
-                """.formatted(name, NS), EtcdCluster.class)).create();
+        createCluster(name, """
+                size: 3
+                version: 3.5.35
+                quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: 10}
+                """);
         clusters.awaitConverged(name, 3);
         Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
         for (int i = 0; i < 10; i++) {
@@ -245,19 +237,15 @@ class EtcdClusterQuorumRecoveryIT {
     @Test
     void onClaimsASurvivorThatAnswersNothingIsRecoveredFromItsClaimUnderFromSurvivor() {
         String name = "flint";
-        sandbox.client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  size: 3
-                  version: 3.6.16
-                  quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 20}
-                  pod:
-                    persistentVolumeClaimSpec:
-                      accessModes: [ReadWriteOnce]
-                      resources: {requests: {storage: 1Gi}}
-                """.formatted(name, NS), EtcdCluster.class)).create();
+        createCluster(name, """
+                size: 3
+                version: 3.6.16
+                quorumLossRecovery: {policy: FromSurvivor, gracePeriodSeconds: 20}
+                pod:
+                  persistentVolumeClaimSpec:
+                    accessModes: [ReadWriteOnce]
+                    resources: {requests: {storage: 1Gi}}
+                """);
         clusters.awaitConverged(name, 3);
         Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
         for (int i = 0; i < 20; i++) {
@@ -303,15 +291,11 @@ class EtcdClusterQuorumRecoveryIT {
 
     /** A converged cluster of policy FromBackup with keys {@code <name>-0..4}, and the path of a one-shot backup. */
     private static String backedUpFromBackupCluster(String name, int size, String version, int graceSeconds) {
-        sandbox.client().resource(Serialization.unmarshal("""
-                apiVersion: etcd.database.coreos.com/v1beta2
-                kind: EtcdCluster
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  size: %d
-                  version: %s
-                  quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: %d}
-                """.formatted(name, NS, size, version, graceSeconds), EtcdCluster.class)).create();
+        createCluster(name, """
+                size: %d
+                version: %s
+                quorumLossRecovery: {policy: FromBackup, gracePeriodSeconds: %d}
+                """.formatted(size, version, graceSeconds));
         clusters.awaitConverged(name, size);
         Etcdctl etcdctl = new Etcdctl(clusters.endpoints(name));
         for (int i = 0; i < 5; i++) {
@@ -340,6 +324,16 @@ class EtcdClusterQuorumRecoveryIT {
         assertThat(Arrays.stream(keys.split("\n")).map(String::strip).filter(k -> !k.isEmpty()))
                 .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 5).mapToObj(i -> name + "-" + i)
                         .toList());
+    }
+
+    /** Creates EtcdCluster {@code name} in {@link #NS} with {@code spec} (YAML, not indented). */
+    private static void createCluster(String name, String spec) {
+        sandbox.client().resource(Serialization.unmarshal("""
+                apiVersion: etcd.database.coreos.com/v1beta2
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                """.formatted(name, NS) + spec.indent(2), EtcdCluster.class)).create();
     }
 
     private static long revisionOf(String member) {
