@@ -50,7 +50,8 @@ final class QuorumLossView {
         }
         return new QuorumLoss.Recovery(r.getSurvivor(), r.getMember(), r.getRevision() == null ? 0 : r.getRevision(),
                 r.getRaftIndex() == null ? 0 : r.getRaftIndex(), r.getRestore(), -1, QuorumLoss.RestoreSeen.RUNNING,
-                Boolean.TRUE.equals(r.getFromClaim()) && r.getMember() != null && naming.isMemberName(r.getSurvivor()));
+                Boolean.TRUE.equals(r.getFromClaim()) && r.getMember() != null && naming.isMemberName(r.getSurvivor()),
+                r.getFailedCopies() == null ? 0 : Math.max(0, r.getFailedCopies()));
     }
 
     /**

@@ -62,6 +62,8 @@ class QuorumLossViewTest {
         assertThat(QuorumLossView.of(c, List.of()).votersAtLoss()).isEmpty();
         r.setFromClaim(true);
         assertThat(QuorumLossView.of(c, List.of()).recovery().fromClaim()).isTrue();
+        r.setFailedCopies(3);
+        assertThat(QuorumLossView.of(c, List.of()).recovery().failedCopies()).isEqualTo(3);
         r.setSurvivor("data-of-another-app");
         assertThat(QuorumLossView.of(c, List.of()).recovery().fromClaim()).as("no member's name").isFalse();
     }

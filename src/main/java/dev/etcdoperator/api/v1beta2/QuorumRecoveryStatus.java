@@ -26,6 +26,10 @@ public class QuorumRecoveryStatus {
             + " (FromSurvivor).")
     private Boolean fromClaim;
 
+    @JsonPropertyDescription("Pods of the member that ended before their etcd started (their copy or restore failed),"
+            + " each deleted and made again; after 5 the operator stops and says so (FromSurvivor).")
+    private Integer failedCopies;
+
     @JsonPropertyDescription("The EtcdRestore the operator created (FromBackup).")
     private String restore;
 
@@ -70,6 +74,14 @@ public class QuorumRecoveryStatus {
 
     public void setFromClaim(Boolean fromClaim) {
         this.fromClaim = fromClaim;
+    }
+
+    public Integer getFailedCopies() {
+        return failedCopies;
+    }
+
+    public void setFailedCopies(Integer failedCopies) {
+        this.failedCopies = failedCopies;
     }
 
     public String getRestore() {

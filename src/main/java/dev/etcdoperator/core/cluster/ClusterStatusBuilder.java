@@ -195,6 +195,9 @@ public final class ClusterStatusBuilder {
             // the first members started together have had their quorum: from now on, a member down is one down
             status.setInitialMembers(null);
         }
+        if (acted) {
+            QuorumRecoveryReport.countFailedCopy(status, step);
+        }
         QuorumRecoveryReport.apply(status, o, step, o.now(), Conditions.TRUE.equals(available.getStatus()))
                 .ifPresent(c -> set(status, c, generation));
         set(status, recovering(o, step), generation);

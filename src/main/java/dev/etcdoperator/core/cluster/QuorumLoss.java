@@ -52,9 +52,15 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
      *                       healthy one-member cluster; -1 when it did not (or was not asked)
      * @param fromClaim      the survivor's etcd served nothing: its pod goes first, and the member copies its database
      *                       from the survivor's claim ({@code revision} and {@code raftIndex} are then unknown, 0)
+     * @param failedCopies   pods of the member that ended before their etcd started, deleted to be made again
      */
     public record Recovery(String survivor, String member, long revision, long raftIndex, String restore,
-            long memberAnswered, RestoreSeen restoreSeen, boolean fromClaim) {
+            long memberAnswered, RestoreSeen restoreSeen, boolean fromClaim, int failedCopies) {
+        public Recovery(String survivor, String member, long revision, long raftIndex, String restore,
+                long memberAnswered, RestoreSeen restoreSeen, boolean fromClaim) {
+            this(survivor, member, revision, raftIndex, restore, memberAnswered, restoreSeen, fromClaim, 0);
+        }
+
         public Recovery(String survivor, String member, long revision, long raftIndex, String restore,
                 long memberAnswered, RestoreSeen restoreSeen) {
             this(survivor, member, revision, raftIndex, restore, memberAnswered, restoreSeen, false);
@@ -80,12 +86,20 @@ public record QuorumLoss(String policy, Duration gracePeriod, Instant lostSince,
 
         /** The same recovery, its member having answered as a healthy one-member cluster at {@code storeRevision}. */
         public Recovery answeredAt(long storeRevision) {
-            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision, restoreSeen, fromClaim);
+            return new Recovery(survivor, member, revision, raftIndex, restore, storeRevision, restoreSeen, fromClaim,
+                    failedCopies);
         }
 
         /** The same recovery, with what is seen of the EtcdRestore it made. */
         public Recovery withRestoreSeen(RestoreSeen seen) {
-            return new Recovery(survivor, member, revision, raftIndex, restore, memberAnswered, seen, fromClaim);
+            return new Recovery(survivor, member, revision, raftIndex, restore, memberAnswered, seen, fromClaim,
+                    failedCopies);
+        }
+
+        /** The same recovery, {@code count} pods of its member having ended before their etcd started. */
+        public Recovery withFailedCopies(int count) {
+            return new Recovery(survivor, member, revision, raftIndex, restore, memberAnswered, restoreSeen, fromClaim,
+                    count);
         }
 
         /** Its member answered as a healthy one-member cluster with at least the survivor's writes. */

@@ -62,6 +62,10 @@ public final class QuorumRecoveryPlanner {
     public static final String RESTORE_FAILED = "RestoreFromBackupFailed";
     /** Done (False). */
     public static final String RECOVERED = "QuorumRecovered";
+    /** Pods of the recovery's member keep ending before their etcd starts: the operator stops making it again. */
+    public static final String RECOVERY_COPY_FAILING = "RecoveryCopyFailing";
+    /** Pods of the recovery's member that may end before their etcd started, each made again, before it stops. */
+    static final int MAX_FAILED_COPIES = 5;
     /** The recovery's member ended after the survivor was retired: its data is the only copy, and is kept. */
     public static final String RECOVERY_MEMBER_ENDED = "RecoveryMemberEnded";
 
@@ -123,7 +127,7 @@ public final class QuorumRecoveryPlanner {
             }
             if (member.isPresent() && !mayHoldWrites && member.get().stopped()) {
                 // ended with nothing of its own: its copy failed (the survivor went while it copied, say)
-                return Optional.of(new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED));
+                return Optional.of(copyFailed(r, "copy-survivor-snapshot"));
             }
             if (member.isPresent()) {
                 return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Member " + r.member() + " copies a"
@@ -200,8 +204,8 @@ public final class QuorumRecoveryPlanner {
         if (member.isEmpty() || !member.get().running()) {
             if (member.isPresent() && member.get().stopped()) {
                 // what its etcd wrote is on its own claim, which stays: its next pod keeps a data directory it finds
-                return Optional.of(new DeletePod(r.member(), member.get().etcdStarted() ? DeletePod.POD_STOPPED
-                        : DeletePod.RECOVERY_MEMBER_FAILED));
+                return Optional.of(member.get().etcdStarted() ? new DeletePod(r.member(), DeletePod.POD_STOPPED)
+                        : copyFailed(r, "copy-survivor-database"));
             }
             if (member.isPresent() && member.get().dataMissing()) {
                 String m = "Member " + r.member() + " was made again on its claim, which holds none of its data, and"
@@ -262,6 +266,22 @@ public final class QuorumRecoveryPlanner {
         }
         return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member() + ", a"
                 + " one-member cluster on the copy of survivor " + r.survivor() + "'s database, to answer alone."));
+    }
+
+    /**
+     * A pod of the recovery's member ended before its etcd started (its copy or its restore failed): deleted to be made
+     * again, until {@link #MAX_FAILED_COPIES} were; then the operator stops and says how to try again.
+     */
+    private static Step copyFailed(QuorumLoss.Recovery r, String copyContainer) {
+        if (r.failedCopies() < MAX_FAILED_COPIES) {
+            return new DeletePod(r.member(), DeletePod.RECOVERY_MEMBER_FAILED);
+        }
+        String m = "The pod of member " + r.member() + " ended before its etcd started, after " + r.failedCopies()
+                + " earlier pods did: copying survivor " + r.survivor() + "'s data or restoring it fails (kubectl logs "
+                + r.member() + " -c " + copyContainer + "; kubectl logs " + r.member() + " -c restore-snapshot). The"
+                + " operator stops making it again. Fix the cause, then delete pod " + r.member() + " to try once"
+                + " more; or restore the cluster from a backup.";
+        return new QuorumLost(m, RECOVERY_COPY_FAILING, m);
     }
 
     /**

@@ -109,6 +109,15 @@ final class QuorumRecoveryReport {
         return Optional.empty();
     }
 
+    /** A pod of the recovery's member that ended before its etcd started was deleted: counted. */
+    static void countFailedCopy(EtcdClusterStatus status, Step step) {
+        QuorumRecoveryStatus record = status.getQuorumRecovery();
+        if (record != null && step instanceof DeletePod d && DeletePod.RECOVERY_MEMBER_FAILED.equals(d.reason())
+                && d.name().equals(record.getMember())) {
+            record.setFailedCopies(record.getFailedCopies() == null ? 1 : record.getFailedCopies() + 1);
+        }
+    }
+
     private static void endLoss(EtcdClusterStatus status) {
         status.setQuorumLostSince(null);
         status.setQuorumLostVoters(null);

@@ -12,6 +12,7 @@ import java.util.Random;
 
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
+import dev.etcdoperator.api.v1beta2.QuorumRecoveryStatus;
 import dev.etcdoperator.api.v1beta2.MemberDetail;
 import dev.etcdoperator.core.status.Conditions;
 import org.junit.jupiter.api.Test;
@@ -309,6 +310,29 @@ class ClusterStatusBuilderTest {
         assertThat(s.getQuorumRecovery()).isNull();
         assertCondition(s, "QuorumRecovery", "False", QuorumRecoveryPlanner.RECOVERED, "Recovered from the database"
                 + " on survivor demo-c's claim: member " + member);
+    }
+
+    @Test
+    void eachFailedPodOfTheRecoveryMemberThatIsDeletedIsCounted() {
+        EtcdClusterStatus s = new EtcdClusterStatus();
+        QuorumRecoveryStatus record = new QuorumRecoveryStatus();
+        record.setSurvivor("demo-c");
+        record.setMember("demo-r");
+        s.setQuorumRecovery(record);
+        QuorumRecoveryReport.countFailedCopy(s, new Step.DeletePod("demo-r", Step.DeletePod.RECOVERY_MEMBER_FAILED));
+        QuorumRecoveryReport.countFailedCopy(s, new Step.DeletePod("demo-r", Step.DeletePod.RECOVERY_MEMBER_FAILED));
+        QuorumRecoveryReport.countFailedCopy(s, new Step.DeletePod("demo-r", Step.DeletePod.POD_STOPPED));
+        QuorumRecoveryReport.countFailedCopy(s, new Step.DeletePod("demo-x", Step.DeletePod.RECOVERY_MEMBER_FAILED));
+        assertThat(record.getFailedCopies()).isEqualTo(2);
+        // a deletion that failed is retried, not counted
+        ClusterFixture lost = running(3, V).podStopped("demo-a").podStopped("demo-b").unhealthy("demo-a")
+                .unhealthy("demo-b").survivor("demo-c", 950, 480).now(T0);
+        at(T0).apply(s, lost.observe(), new Step.DeletePod("demo-r",
+                Step.DeletePod.RECOVERY_MEMBER_FAILED), 1L, false);
+        assertThat(record.getFailedCopies()).isEqualTo(2);
+        at(T0).apply(s, lost.observe(), new Step.DeletePod("demo-r",
+                Step.DeletePod.RECOVERY_MEMBER_FAILED), 1L, true);
+        assertThat(record.getFailedCopies()).isEqualTo(3);
     }
 
     @Test

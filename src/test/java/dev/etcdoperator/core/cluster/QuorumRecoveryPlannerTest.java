@@ -721,6 +721,31 @@ class QuorumRecoveryPlannerTest {
                 .podDataMissingOnly(member)), QuorumRecoveryPlanner.SURVIVOR_LOST);
     }
 
+    /** A member whose copy keeps failing is made again five times, then the operator stops and says what to do. */
+    @Test
+    void aRecoveryMemberWhoseCopyKeepsFailingIsMadeAgainFiveTimesThenItIsSaid() {
+        String member = "demo-r000000000";
+        for (boolean fromClaim : new boolean[] {false, true}) {
+            QuorumLoss.Recovery recovery = fromClaim ? QuorumLoss.Recovery.fromClaim("demo-c", member)
+                    : new QuorumLoss.Recovery("demo-c", member, 480, 950, null);
+            ClusterFixture f = (fromClaim ? twoOfThreeLostOnClaimsNoneAnswering().podGone("demo-c").claim(member)
+                    : twoOfThreeLost()).podOnlyBeforeEtcd(member, true);
+            f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                    recovery.withFailedCopies(4), null, VOTERS));
+            assertThat(plan(f)).isEqualTo(new DeletePod(member, DeletePod.RECOVERY_MEMBER_FAILED));
+            f.quorumLoss(new QuorumLoss(QuorumLoss.FROM_SURVIVOR, GRACE, LONG_AGO, null, UID, false,
+                    recovery.withFailedCopies(5), null, VOTERS));
+            Step stopped = plan(f);
+            assertRecoveryReason(stopped, QuorumRecoveryPlanner.RECOVERY_COPY_FAILING);
+            assertThat(((QuorumLost) stopped).recoveryMessage()).contains("after 5 earlier pods did",
+                    "kubectl logs " + member + " -c " + (fromClaim ? "copy-survivor-database" : "copy-survivor-snapshot"),
+                    "delete pod " + member + " to try once more");
+            // deleted by a person: made once more
+            f.podGone(member);
+            assertThat(plan(f)).isInstanceOf(CreateRecoveryMember.class);
+        }
+    }
+
     /** Only the claims of the old cluster's members go: a claim no recorded voter names is left alone. */
     @Test
     void fromTheSurvivorsClaimOnlyTheOldMembersClaimsAreRetired() {
