@@ -380,13 +380,7 @@ public final class QuorumRecoveryPlanner {
                     + " snapshot of " + newest.name() + ", then the cluster grows back to " + o.desiredSize()
                     + " members." + lossNote);
         }
-        String steps = manualSteps(o, newest.name());
-        if (q.approvalForAnotherUid()) {
-            return new QuorumLost(lostMessage, APPROVAL_REFUSED, what + " " + choice + " The annotation "
-                    + ClusterAnnotations.RECOVER_QUORUM + "=" + q.approval() + " is refused: it must name this"
-                    + " cluster's uid, " + q.uid() + "." + lossNote + " " + steps);
-        }
-        return new QuorumLost(lostMessage, WAITING_FOR_PERSON, what + " " + choice + lossNote + " " + steps);
+        return awaitingPerson(o, lostMessage, what + " " + choice, lossNote, newest.name());
     }
 
     /**
@@ -480,19 +474,8 @@ public final class QuorumRecoveryPlanner {
                     + " database on that claim, and the cluster grows back to " + o.desiredSize() + " members."
                     + lossNote, true);
         }
-        String c = o.cluster();
-        String ns = o.namespace();
-        String steps = "The operator waits for a person (policy Manual). To recover from the database on " + survivor
-                + "'s claim (its pod is deleted first), approve it once: kubectl -n " + ns + " annotate etcdcluster "
-                + c + " " + ClusterAnnotations.RECOVER_QUORUM + "=$(kubectl -n " + ns + " get etcdcluster " + c
-                + " -o jsonpath='{.metadata.uid}'). Or restore the cluster from a backup with an EtcdRestore naming"
-                + " it. Or set spec.quorumLossRecovery.policy to FromSurvivor or FromBackup.";
-        if (q.approvalForAnotherUid()) {
-            return new QuorumLost(lostMessage, APPROVAL_REFUSED, what + " The annotation "
-                    + ClusterAnnotations.RECOVER_QUORUM + "=" + q.approval() + " is refused: it must name this"
-                    + " cluster's uid, " + q.uid() + "." + lossNote + " " + steps);
-        }
-        return new QuorumLost(lostMessage, WAITING_FOR_PERSON, what + lossNote + " " + steps);
+        return awaitingPerson(o, lostMessage, what, lossNote, "the database on " + survivor + "'s claim (its pod is"
+                + " deleted first)");
     }
 
     /**
@@ -531,10 +514,28 @@ public final class QuorumRecoveryPlanner {
                 + " are lost.");
     }
 
-    private static String manualSteps(ClusterObservation o, String survivor) {
+    /**
+     * Policy Manual, a recovery possible: what was {@code said}, what is lost, and how a person approves it (or that
+     * the approval given names another uid).
+     *
+     * @param source what the recovery would be made from
+     */
+    private static QuorumLost awaitingPerson(ClusterObservation o, String lostMessage, String said, String lossNote,
+            String source) {
+        QuorumLoss q = o.quorumLoss();
+        String steps = manualSteps(o, source);
+        if (q.approvalForAnotherUid()) {
+            return new QuorumLost(lostMessage, APPROVAL_REFUSED, said + " The annotation "
+                    + ClusterAnnotations.RECOVER_QUORUM + "=" + q.approval() + " is refused: it must name this"
+                    + " cluster's uid, " + q.uid() + "." + lossNote + " " + steps);
+        }
+        return new QuorumLost(lostMessage, WAITING_FOR_PERSON, said + lossNote + " " + steps);
+    }
+
+    private static String manualSteps(ClusterObservation o, String source) {
         String c = o.cluster();
         String ns = o.namespace();
-        return "The operator waits for a person (policy Manual). To recover from " + survivor + ", approve it once:"
+        return "The operator waits for a person (policy Manual). To recover from " + source + ", approve it once:"
                 + " kubectl -n " + ns + " annotate etcdcluster " + c + " " + ClusterAnnotations.RECOVER_QUORUM
                 + "=$(kubectl -n " + ns + " get etcdcluster " + c + " -o jsonpath='{.metadata.uid}'). Or restore the"
                 + " cluster from a backup with an EtcdRestore naming it. Or set spec.quorumLossRecovery.policy to"
