@@ -43,12 +43,19 @@ class OperatorBenchmark {
     static final int INTERVALS = Integer.getInteger("benchmark.intervals", 5);
     static final Duration CONVERGE = Duration.ofMinutes(10);
     static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
+    /** java.cls.loadedClasses, java.cls.sharedLoadedClasses and their unloaded counterparts. */
+    static final Pattern CLASS_COUNTER = Pattern.compile(
+            "java\\.cls\\.(?:shared)?([uU]nloaded|[lL]oaded)Classes=(\\d+)");
 
-    record Start(double readySeconds, double quarkusSeconds, double cpuAtReady, double idleCpu, String load) {
+    /** Whether to run the baseline, {@link FootprintFloor}, beside the operator. */
+    static final boolean FLOOR = Boolean.parseBoolean(System.getProperty("benchmark.floor", "true"));
+
+    record Start(String app, double readySeconds, double quarkusSeconds, double cpuAtReady, double idleCpu,
+            String load) {
     }
 
-    record Sample(String what, long rssKiB, long hwmKiB, int threads, double heapUsed, double heapCommitted,
-            double nonHeapUsed, double heapAfterGc, String load) {
+    record Sample(String what, long rssKiB, long hwmKiB, int threads, long classes, double heapUsed,
+            double heapCommitted, double nonHeapUsed, double heapAfterGc, String load) {
     }
 
     @Test
@@ -65,11 +72,29 @@ class OperatorBenchmark {
                 options.operatorJvmOption(option);
             }
         }
+        Path floorJar = FLOOR ? FootprintFloor.build() : null;
         try (Sandbox sandbox = Sandbox.start(options)) {
             OperatorProcess operator = null;
+            Path floorLog = sandbox.stateDir().resolve("floor.log").toAbsolutePath();
             for (int run = 1; run <= RUNS; run++) {
                 if (operator != null) {
                     sandbox.stopOperator();
+                }
+                if (floorJar != null) {
+                    // the baseline first, alone, the same way
+                    long floorOffset = Files.exists(floorLog) ? Files.size(floorLog) : 0;
+                    String load = load();
+                    try (OperatorProcess floor = sandbox.application(floorJar, "floor.log")) {
+                        long t0 = System.nanoTime();
+                        floor.start(Duration.ofSeconds(90));
+                        double ready = (System.nanoTime() - t0) / 1e9;
+                        Duration cpuAtReady = cpu(floor.pid());
+                        Thread.sleep(SETTLE.toMillis());
+                        starts.add(new Start("floor", ready, startedIn(floorLog, floorOffset), seconds(cpuAtReady),
+                                seconds(cpu(floor.pid()).minus(cpuAtReady)), load));
+                        samples.add(sample("floor idle, start " + run + " (+" + SETTLE.toSeconds() + " s)", floor,
+                                true));
+                    }
                 }
                 Path log = sandbox.stateDir().resolve("operator.log").toAbsolutePath();
                 long logOffset = Files.exists(log) ? Files.size(log) : 0;
@@ -79,7 +104,7 @@ class OperatorBenchmark {
                 double ready = (System.nanoTime() - t0) / 1e9;
                 Duration cpuAtReady = cpu(operator.pid());
                 Thread.sleep(SETTLE.toMillis());
-                starts.add(new Start(ready, startedIn(log, logOffset), seconds(cpuAtReady),
+                starts.add(new Start("operator", ready, startedIn(log, logOffset), seconds(cpuAtReady),
                         seconds(cpu(operator.pid()).minus(cpuAtReady)), load));
                 // a forced GC shrinks the heap and with it RSS: only where nothing is measured after it
                 samples.add(sample("idle, start " + run + " (+" + SETTLE.toSeconds() + " s)", operator,
@@ -116,6 +141,15 @@ class OperatorBenchmark {
                     + " core); %d of %d clusters still converged at the end", seconds(cpu3.minus(cpu2)), window,
                     100 * seconds(cpu3.minus(cpu2)) / window, stillConverged, CLUSTERS));
             notes.add(etcdMembers(clusters));
+            if (floorJar != null) {
+                // the baseline again, beside the running operator, caching the same member pods
+                try (OperatorProcess floor = sandbox.application(floorJar, "floor.log")) {
+                    floor.start(Duration.ofSeconds(90));
+                    Thread.sleep(SETTLE.toMillis());
+                    samples.add(sample("floor beside " + CLUSTERS + "x" + MEMBERS + " (+" + SETTLE.toSeconds()
+                            + " s)", floor, true));
+                }
+            }
         }
 
         String report = report(starts, samples, notes, jvmOptions);
@@ -149,7 +183,8 @@ class OperatorBenchmark {
                     "heap");
         }
         return new Sample(what, kib(status, "VmRSS"), kib(status, "VmHWM"), (int) kib(status, "Threads"),
-                sum(metrics, "jvm_memory_used_bytes", "heap"), sum(metrics, "jvm_memory_committed_bytes", "heap"),
+                loadedClasses(operator.pid()), sum(metrics, "jvm_memory_used_bytes", "heap"),
+                sum(metrics, "jvm_memory_committed_bytes", "heap"),
                 sum(metrics, "jvm_memory_used_bytes", "nonheap"), heapAfterGc, load);
     }
 
@@ -161,6 +196,22 @@ class OperatorBenchmark {
         return procStatus.lines().filter(l -> l.startsWith(field + ":")).findFirst()
                 .map(l -> Long.parseLong(l.substring(field.length() + 1).replace("kB", "").strip()))
                 .orElseThrow(() -> new IllegalStateException(field + " missing in /proc/<pid>/status"));
+    }
+
+    /** Classes loaded and not unloaded, from the archives and from the jars; -1 when jcmd cannot say. */
+    private static long loadedClasses(long pid) {
+        String counters = run(List.of(java("jcmd"), Long.toString(pid), "PerfCounter.print"));
+        if (counters == null) {
+            return -1;
+        }
+        long n = 0;
+        for (String line : counters.lines().toList()) {
+            Matcher m = CLASS_COUNTER.matcher(line);
+            if (m.matches()) {
+                n += (m.group(1).toLowerCase(Locale.ROOT).startsWith("un") ? -1 : 1) * Long.parseLong(m.group(2));
+            }
+        }
+        return n;
     }
 
     private static double startedIn(Path log, long offset) throws IOException {
@@ -269,28 +320,36 @@ class OperatorBenchmark {
         r.append("reconcile interval ").append(INTERVAL.toSeconds()).append(" s (shipped default)\n\n");
 
         r.append("start-up, launch to /q/health/ready UP (polled every 250 ms), Quarkus' \"started in\", the\n"
-                + "operator's CPU time (user+system) at ready, and its CPU time in the " + SETTLE.toSeconds()
-                + " s idle after; load at launch\n");
-        for (int i = 0; i < starts.size(); i++) {
-            Start s = starts.get(i);
-            r.append(String.format(Locale.ROOT, "  start %d: ready %5.2f s   started in %5.2f s   CPU %5.2f s"
-                    + "   idle CPU %4.2f s   load %s%n", i + 1, s.readySeconds(), s.quarkusSeconds(), s.cpuAtReady(),
-                    s.idleCpu(), s.load()));
+                + "process's CPU time (user+system) at ready, and its CPU time in the " + SETTLE.toSeconds()
+                + " s idle after; load at launch.\nfloor: " + FootprintFloor.PROJECT + ", the stack alone (a"
+                + " reconciler of Pods that does nothing), started the same way before each start of the operator\n");
+        for (String app : List.of("floor", "operator")) {
+            List<Start> of = starts.stream().filter(s -> s.app().equals(app)).toList();
+            for (int i = 0; i < of.size(); i++) {
+                Start s = of.get(i);
+                r.append(String.format(Locale.ROOT, "  %-8s start %d: ready %5.2f s   started in %5.2f s   CPU %5.2f s"
+                        + "   idle CPU %4.2f s   load %s%n", app, i + 1, s.readySeconds(), s.quarkusSeconds(),
+                        s.cpuAtReady(), s.idleCpu(), s.load()));
+            }
+            if (!of.isEmpty()) {
+                r.append(String.format(Locale.ROOT, "  %-8s median:  ready %5.2f s   started in %5.2f s%n", app,
+                        median(of.stream().map(Start::readySeconds).toList()),
+                        median(of.stream().map(Start::quarkusSeconds).toList())));
+            }
         }
-        r.append(String.format(Locale.ROOT, "  median: ready %5.2f s   started in %5.2f s%n%n",
-                median(starts.stream().map(Start::readySeconds).toList()),
-                median(starts.stream().map(Start::quarkusSeconds).toList())));
+        r.append('\n');
 
         r.append("memory (MiB); RSS and peak from /proc/<pid>/status, heap used and committed, non-heap used from\n"
                 + "/q/metrics (sums over pools); heap-gc: heap used after jcmd GC.run (the live heap), taken after the\n"
                 + "other figures and only where nothing is measured later in the same process\n");
-        r.append(String.format(Locale.ROOT, "  %-34s %7s %7s %8s %9s %8s %8s %7s  %s%n", "when", "VmRSS", "VmHWM",
-                "heap", "heap-com", "nonheap", "heap-gc", "thrds", "load"));
+        r.append(String.format(Locale.ROOT, "  %-34s %7s %7s %8s %9s %8s %8s %7s %7s  %s%n", "when", "VmRSS",
+                "VmHWM", "heap", "heap-com", "nonheap", "heap-gc", "thrds", "classes", "load"));
         for (Sample s : samples) {
-            r.append(String.format(Locale.ROOT, "  %-34s %7.1f %7.1f %8.1f %9.1f %8.1f %8s %7d  %s%n", s.what(),
+            r.append(String.format(Locale.ROOT, "  %-34s %7.1f %7.1f %8.1f %9.1f %8.1f %8s %7d %7d  %s%n", s.what(),
                     s.rssKiB() / 1024.0, s.hwmKiB() / 1024.0, mib(s.heapUsed()), mib(s.heapCommitted()),
                     mib(s.nonHeapUsed()), Double.isNaN(s.heapAfterGc()) ? "-"
-                            : String.format(Locale.ROOT, "%.1f", mib(s.heapAfterGc())), s.threads(), s.load()));
+                            : String.format(Locale.ROOT, "%.1f", mib(s.heapAfterGc())), s.threads(), s.classes(),
+                    s.load()));
         }
         r.append('\n');
         notes.forEach(n -> r.append(n).append('\n'));

@@ -197,15 +197,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** Starts the operator (again, after {@link #stopOperator()} or a kill) and waits until it is ready. */
     public OperatorProcess startOperator() {
-        Path operatorKubeconfig = options.stateDir.resolve("operator.kubeconfig").toAbsolutePath();
-        try {
-            Files.writeString(operatorKubeconfig, api.kubeconfig("system:serviceaccount:" + install.namespace() + ":"
-                    + install.serviceAccount(), api.tokenFor(install.namespace(), install.serviceAccount(),
-                            Duration.ofHours(24)), install.namespace()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), operatorKubeconfig, install.env(),
+        operator = new OperatorProcess(options.operatorJar.toAbsolutePath(), operatorKubeconfig(), install.env(),
                 dns.hostsFile("default"), options.stateDir.resolve("operator.log").toAbsolutePath(),
                 operatorImageOptions, options.operatorJvmOptions, options.operatorProperties)
                 .start(Duration.ofSeconds(90));
@@ -289,6 +281,31 @@ public final class Sandbox implements AutoCloseable {
 
     private static String base64(String text) {
         return Base64.getEncoder().encodeToString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Another packaged Quarkus application ({@code quarkus-run.jar}), to be started as the operator is: the chart's
+     * JVM options (with a class-data archive made for it now, as the image makes the operator's), environment and
+     * identity, logging to {@code logName} in the state directory. The caller starts and stops it. Benchmarks use it
+     * to run a baseline application beside the operator.
+     */
+    public OperatorProcess application(Path jar, String logName) {
+        return new OperatorProcess(jar.toAbsolutePath(), operatorKubeconfig(), install.env(), dns.hostsFile("default"),
+                options.stateDir.resolve(logName).toAbsolutePath(),
+                ImageClassDataArchive.prepare(install.jvmOptions(), jar), options.operatorJvmOptions, Map.of());
+    }
+
+    /** Writes the kubeconfig of the operator's ServiceAccount, with a new token, and returns its path. */
+    private Path operatorKubeconfig() {
+        Path kubeconfig = options.stateDir.resolve("operator.kubeconfig").toAbsolutePath();
+        try {
+            Files.writeString(kubeconfig, api.kubeconfig("system:serviceaccount:" + install.namespace() + ":"
+                    + install.serviceAccount(), api.tokenFor(install.namespace(), install.serviceAccount(),
+                            Duration.ofHours(24)), install.namespace()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return kubeconfig;
     }
 
     public void stopOperator() {
