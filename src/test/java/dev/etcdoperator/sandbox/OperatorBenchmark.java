@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -82,30 +83,14 @@ class OperatorBenchmark {
                 }
                 if (floorJar != null) {
                     // the baseline first, alone, the same way
-                    long floorOffset = Files.exists(floorLog) ? Files.size(floorLog) : 0;
-                    String load = load();
-                    try (OperatorProcess floor = sandbox.application(floorJar, "floor.log")) {
-                        long t0 = System.nanoTime();
-                        floor.start(Duration.ofSeconds(90));
-                        double ready = (System.nanoTime() - t0) / 1e9;
-                        Duration cpuAtReady = cpu(floor.pid());
-                        Thread.sleep(SETTLE.toMillis());
-                        starts.add(new Start("floor", ready, startedIn(floorLog, floorOffset), seconds(cpuAtReady),
-                                seconds(cpu(floor.pid()).minus(cpuAtReady)), load));
+                    try (OperatorProcess floor = sandbox.application(floorJar, floorLog.getFileName().toString())) {
+                        timedStart("floor", floorLog, () -> floor.start(Duration.ofSeconds(90)), starts);
                         samples.add(sample("floor idle, start " + run + " (+" + SETTLE.toSeconds() + " s)", floor,
                                 true));
                     }
                 }
-                Path log = sandbox.stateDir().resolve("operator.log").toAbsolutePath();
-                long logOffset = Files.exists(log) ? Files.size(log) : 0;
-                String load = load();
-                long t0 = System.nanoTime();
-                operator = sandbox.startOperator();
-                double ready = (System.nanoTime() - t0) / 1e9;
-                Duration cpuAtReady = cpu(operator.pid());
-                Thread.sleep(SETTLE.toMillis());
-                starts.add(new Start("operator", ready, startedIn(log, logOffset), seconds(cpuAtReady),
-                        seconds(cpu(operator.pid()).minus(cpuAtReady)), load));
+                operator = timedStart("operator", sandbox.stateDir().resolve("operator.log").toAbsolutePath(),
+                        sandbox::startOperator, starts);
                 // a forced GC shrinks the heap and with it RSS: only where nothing is measured after it
                 samples.add(sample("idle, start " + run + " (+" + SETTLE.toSeconds() + " s)", operator,
                         run < RUNS));
@@ -143,7 +128,7 @@ class OperatorBenchmark {
             notes.add(etcdMembers(clusters));
             if (floorJar != null) {
                 // the baseline again, beside the running operator, caching the same member pods
-                try (OperatorProcess floor = sandbox.application(floorJar, "floor.log")) {
+                try (OperatorProcess floor = sandbox.application(floorJar, floorLog.getFileName().toString())) {
                     floor.start(Duration.ofSeconds(90));
                     Thread.sleep(SETTLE.toMillis());
                     samples.add(sample("floor beside " + CLUSTERS + "x" + MEMBERS + " (+" + SETTLE.toSeconds()
@@ -156,6 +141,24 @@ class OperatorBenchmark {
         Files.createDirectories(Path.of("target", "benchmarks"));
         Files.writeString(Path.of("target", "benchmarks", "operator.txt"), report);
         System.out.println(report);
+    }
+
+    /**
+     * Starts a process with {@code starter}, which returns once it is ready, and leaves it alone for {@link #SETTLE};
+     * records how long it took to be ready, Quarkus' "started in" from {@code log}, and its CPU time.
+     */
+    private static OperatorProcess timedStart(String app, Path log, Supplier<OperatorProcess> starter,
+            List<Start> starts) throws IOException, InterruptedException {
+        long logOffset = Files.exists(log) ? Files.size(log) : 0;
+        String load = load();
+        long t0 = System.nanoTime();
+        OperatorProcess process = starter.get();
+        double ready = (System.nanoTime() - t0) / 1e9;
+        Duration cpuAtReady = cpu(process.pid());
+        Thread.sleep(SETTLE.toMillis());
+        starts.add(new Start(app, ready, startedIn(log, logOffset), seconds(cpuAtReady),
+                seconds(cpu(process.pid()).minus(cpuAtReady)), load));
+        return process;
     }
 
     private static boolean converged(SandboxClusters clusters, String name) {
