@@ -173,13 +173,9 @@ public final class QuorumRecoveryPlanner {
                     + " survivor " + r.survivor() + "'s data; the survivor is kept until the member answers as a"
                     + " healthy one-member cluster with its writes (revision " + r.revision() + " or later)."));
         }
-        if (!old.isEmpty()) {
-            return Optional.of(new RetireSurvivor(r.survivor(), r.member(), old));
-        }
-        if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
-            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
-                    + " terminating; member " + r.member() + " runs on a copy of survivor " + r.survivor()
-                    + "'s data."));
+        Optional<Step> retiring = retireOldCluster(o, r, old, "a copy of survivor " + r.survivor() + "'s data");
+        if (retiring.isPresent()) {
+            return retiring;
         }
         if (recovered(o)) {
             return Optional.empty();
@@ -249,13 +245,10 @@ public final class QuorumRecoveryPlanner {
         List<String> leftOver = java.util.stream.Stream.concat(old.stream(), o.claims().stream()
                 .filter(c -> c.equals(r.survivor()) || o.quorumLoss().votersAtLoss().contains(c)))
                 .filter(n -> !n.equals(r.member())).distinct().sorted().toList();
-        if (!leftOver.isEmpty()) {
-            return Optional.of(new RetireSurvivor(r.survivor(), r.member(), leftOver));
-        }
-        if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
-            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
-                    + " terminating; member " + r.member() + " runs on the copy of survivor " + r.survivor()
-                    + "'s database."));
+        Optional<Step> retiring = retireOldCluster(o, r, leftOver, "the copy of survivor " + r.survivor()
+                + "'s database");
+        if (retiring.isPresent()) {
+            return retiring;
         }
         if (member.get().mountsSurvivorClaim()) {
             // the survivor's claim, deleted, goes only once no pod mounts it
@@ -266,6 +259,24 @@ public final class QuorumRecoveryPlanner {
         }
         return Optional.of(new Wait(Wait.RECOVERY_MEMBER_STARTING, "Waiting for member " + r.member() + ", a"
                 + " one-member cluster on the copy of survivor " + r.survivor() + "'s database, to answer alone."));
+    }
+
+    /**
+     * Once the member answers on the copy, the old cluster goes: {@code leftOver}, what of it is left (pods and
+     * claims), is retired, then its pods finish terminating; empty once both are done.
+     *
+     * @param copy what the member runs on, for the message
+     */
+    private static Optional<Step> retireOldCluster(ClusterObservation o, QuorumLoss.Recovery r, List<String> leftOver,
+            String copy) {
+        if (!leftOver.isEmpty()) {
+            return Optional.of(new RetireSurvivor(r.survivor(), r.member(), leftOver));
+        }
+        if (o.pods().stream().anyMatch(p -> !p.name().equals(r.member()))) {
+            return Optional.of(new Wait(Wait.POD_TERMINATING, "Waiting for the old cluster's pods to finish"
+                    + " terminating; member " + r.member() + " runs on " + copy + "."));
+        }
+        return Optional.empty();
     }
 
     /**
