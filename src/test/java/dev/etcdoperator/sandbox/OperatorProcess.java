@@ -2,7 +2,6 @@ package dev.etcdoperator.sandbox;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.sandbox.controlplane.ParentDeathSignal;
+import dev.etcdoperator.sandbox.support.FreePorts;
 import org.awaitility.Awaitility;
 
 /**
@@ -62,7 +62,7 @@ public final class OperatorProcess implements AutoCloseable {
         this.logFile = logFile;
         this.kubeconfig = kubeconfig;
         this.env = Map.copyOf(env);
-        this.httpPort = freePort();
+        this.httpPort = FreePorts.onLoopback();
         command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(chartJvmOptions);
         command.addAll(List.of("-Djdk.net.hosts.file=" + hostsFile,
@@ -217,14 +217,6 @@ public final class OperatorProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

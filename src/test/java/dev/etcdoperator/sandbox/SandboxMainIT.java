@@ -9,7 +9,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class SandboxMainIT {
     static final Duration START = Duration.ofMinutes(5);
     static final Duration STOP = Duration.ofSeconds(60);
+    static final int OUTPUT_KEPT = 80;
 
     private Process launched;
     private final List<ProcessHandle> tree = new ArrayList<>();
@@ -85,6 +88,7 @@ class SandboxMainIT {
         launched = new ProcessBuilder(command).redirectErrorStream(true).start();
         launched.getOutputStream().close();
         CompletableFuture<Void> ready = new CompletableFuture<>();
+        Deque<String> lastLines = new ArrayDeque<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(launched.getInputStream(),
                     StandardCharsets.UTF_8))) {
@@ -92,8 +96,15 @@ class SandboxMainIT {
                     if (line.contains("The sandbox is ready.")) {
                         ready.complete(null);
                     }
+                    if (!ready.isDone()) {
+                        lastLines.addLast(line);
+                        if (lastLines.size() > OUTPUT_KEPT) {
+                            lastLines.removeFirst();
+                        }
+                    }
                 }
-                ready.completeExceptionally(new AssertionError("the sandbox ended before it was ready"));
+                ready.completeExceptionally(new AssertionError("the sandbox ended before it was ready; its last "
+                        + "lines:\n" + String.join("\n", lastLines)));
             } catch (IOException e) {
                 ready.completeExceptionally(e);
             }

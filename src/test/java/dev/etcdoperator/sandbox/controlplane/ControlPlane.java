@@ -2,7 +2,6 @@ package dev.etcdoperator.sandbox.controlplane;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
+import dev.etcdoperator.sandbox.support.FreePorts;
 import dev.etcdoperator.sandbox.support.TrustAllTls;
 import org.awaitility.Awaitility;
 
@@ -60,7 +60,7 @@ public final class ControlPlane implements AutoCloseable {
 
     private ControlPlane(Path dir, int port) {
         this.dir = dir.toAbsolutePath();
-        this.port = port == 0 ? freePort() : port;
+        this.port = port == 0 ? FreePorts.onLoopback() : port;
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);
         this.adminToken = HexFormat.of().formatHex(secret);
@@ -87,8 +87,8 @@ public final class ControlPlane implements AutoCloseable {
         try {
             deleteRecursively(dir);
             Files.createDirectories(dir);
-            int etcdClient = freePort();
-            int etcdPeer = freePort();
+            int etcdClient = FreePorts.onLoopback();
+            int etcdPeer = FreePorts.onLoopback();
             String etcdUrl = "http://127.0.0.1:" + etcdClient;
             etcd = start("etcd", List.of(etcdBin.resolve("etcd").toString(), "--name", "control-plane",
                     "--data-dir", dir.resolve("etcd").toString(),
@@ -265,13 +265,5 @@ public final class ControlPlane implements AutoCloseable {
 
     static HttpClient insecureHttp() {
         return HttpClient.newBuilder().sslContext(TrustAllTls.context()).connectTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -3,8 +3,6 @@ package dev.etcdoperator.sandbox.s3;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.etcdoperator.sandbox.controlplane.ParentDeathSignal;
 import dev.etcdoperator.sandbox.controlplane.Parts;
+import dev.etcdoperator.sandbox.support.FreePorts;
 import org.awaitility.Awaitility;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -107,12 +106,9 @@ public final class S3Server implements AutoCloseable {
         this.dataDir = dir.resolve("data");
         this.certsDir = dir.resolve("certs");
         this.logFile = dir.resolve("minio.log");
-        this.port = settings.port() != 0 ? settings.port() : freePort(inet, true);
-        int console = freePort(inet, false);
-        while (console == port) {
-            console = freePort(inet, false);
-        }
-        this.consolePort = console;
+        // MinIO listens on the S3 port of the host's loopback addresses too
+        this.port = settings.port() != 0 ? settings.port() : FreePorts.on(addressesOf(inet));
+        this.consolePort = FreePorts.on(List.of(inet));
     }
 
     /** Starts a server and waits until it answers and its buckets exist. */
@@ -383,6 +379,18 @@ public final class S3Server implements AutoCloseable {
         return lastStartup;
     }
 
+    private static List<InetAddress> addressesOf(InetAddress inet) {
+        List<InetAddress> addresses = new ArrayList<>(List.of(inet));
+        for (String loopback : HOST_LOOPBACKS) {
+            try {
+                addresses.add(InetAddress.getByName(loopback));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return addresses;
+    }
+
     private static InetAddress parseLoopback(String address) {
         try {
             InetAddress inet = InetAddress.getByName(address);
@@ -392,37 +400,6 @@ public final class S3Server implements AutoCloseable {
             return inet;
         } catch (IOException e) {
             throw new IllegalArgumentException("not an address: " + address, e);
-        }
-    }
-
-    /**
-     * A port free on the address; for the S3 port also on the host's loopback addresses, where MinIO listens too
-     * (an address that is not configured, ::1 on a host without IPv6, does not count).
-     */
-    private static int freePort(InetAddress address, boolean alsoOnHostLoopbacks) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int candidate;
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.bind(new InetSocketAddress(address, 0), 1);
-                candidate = socket.getLocalPort();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            if (!alsoOnHostLoopbacks || HOST_LOOPBACKS.stream().allMatch(other -> freeOn(other, candidate))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("no port free on " + address.getHostAddress() + " and " + HOST_LOOPBACKS);
-    }
-
-    private static boolean freeOn(String address, int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(address), port), 1);
-            return true;
-        } catch (java.net.BindException e) {
-            return e.getMessage() != null && e.getMessage().contains("Cannot assign requested address");
-        } catch (IOException e) {
-            return false;
         }
     }
 }

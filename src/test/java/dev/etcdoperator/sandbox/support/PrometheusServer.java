@@ -2,7 +2,6 @@ package dev.etcdoperator.sandbox.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -43,7 +42,7 @@ public final class PrometheusServer implements AutoCloseable {
         Files.createDirectories(dir);
         Path configFile = Files.writeString(dir.resolve("prometheus.yml"), config);
         Path log = dir.resolve("prometheus.log");
-        int port = freePort();
+        int port = FreePorts.onLoopback();
         List<String> command = new ArrayList<>(List.of(prometheus.path().toString(),
                 "--config.file=" + configFile.toAbsolutePath(),
                 "--storage.tsdb.path=" + dir.resolve("data").toAbsolutePath(),
@@ -109,12 +108,6 @@ public final class PrometheusServer implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

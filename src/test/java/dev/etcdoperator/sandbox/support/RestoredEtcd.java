@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,8 +45,8 @@ public final class RestoredEtcd implements AutoCloseable {
                 : bin.resolve("etcdctl").toString();
         String etcdProgram = bin == null ? "etcd" : bin.resolve("etcd").toString();
         try {
-            int clientPort = freePort();
-            int peerPort = freePort();
+            int clientPort = FreePorts.onLoopback();
+            int peerPort = FreePorts.onLoopback();
             String peer = "http://127.0.0.1:" + peerPort;
             Path data = dir.resolve("data");
             long restoreStarted = System.nanoTime();
@@ -125,12 +124,6 @@ public final class RestoredEtcd implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }
