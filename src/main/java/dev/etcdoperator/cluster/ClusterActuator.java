@@ -180,11 +180,13 @@ final class ClusterActuator {
                 events.warning(cluster, "QuorumRestoreCreated", restore.describe());
             }
         } else if (step instanceof Step.DeletePod delete) {
-            if (Step.DeletePod.NOT_A_MEMBER.equals(delete.reason()) || Step.DeletePod.SPLIT_OFF.equals(delete.reason())) {
+            if ((Step.DeletePod.NOT_A_MEMBER.equals(delete.reason()) || Step.DeletePod.SPLIT_OFF.equals(delete.reason()))
+                    && o.claims().contains(delete.name())) {
                 // before the pod (which keeps it until it is gone): stopped in between, no claim is left behind (a
                 // split-off member's claim holds its own new cluster, on which a pod made again would lead it again).
                 // A failed recovery member keeps its claim: an earlier pod of it may have run etcd there and taken
-                // writes, and its next pod keeps a data directory it finds (and clears a partial copy)
+                // writes, and its next pod keeps a data directory it finds (and clears a partial copy). Only a claim
+                // of the cluster's goes: a pod that is no member may bear the name of another application's claim
                 client.persistentVolumeClaims().inNamespace(o.namespace()).withName(delete.name()).delete();
             }
             client.pods().inNamespace(o.namespace()).withName(delete.name()).delete();

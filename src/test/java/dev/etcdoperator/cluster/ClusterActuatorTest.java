@@ -239,6 +239,35 @@ class ClusterActuatorTest {
     }
 
     @Test
+    void aStrayPodGoesButAClaimOfItsNameThatIsNotTheClustersStays() {
+        // a pod that declares itself the cluster's (labels, owner) under the name of another application's claim
+        client.persistentVolumeClaims().inNamespace("prod").resource(new io.fabric8.kubernetes.api.model
+                .PersistentVolumeClaimBuilder().withNewMetadata().withName("postgres-data").withNamespace("prod")
+                .endMetadata().build()).create();
+        client.pods().inNamespace("prod").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("postgres-data").withNamespace("prod").endMetadata().build()).create();
+        for (ClusterObservation o : List.of(
+                new ClusterObservation("alpha", "prod", 3, "3.5.17", false, true, List.of(), Optional.empty(),
+                        Map.of(), "", "", false, Set.of(), null, false, Instant.EPOCH, null, null, false, List.of(),
+                        false),
+                new ClusterObservation("alpha", "prod", 3, "3.5.17", false, false, List.of(), Optional.empty(),
+                        Map.of(), "", "", false, Set.of(), null, false, Instant.EPOCH, null, null, false, List.of(),
+                        false))) {
+            ClusterActuator actuator = new ClusterActuator(client, new EventRecorder(client, Clock.systemUTC()));
+            actuator.act(PERSISTENT, o, Optional.empty(), Map.of(),
+                    new Step.DeletePod("postgres-data", Step.DeletePod.NOT_A_MEMBER), Optional.empty(),
+                    MemberTlsKeys.COREOS);
+            actuator.act(PERSISTENT, o, Optional.empty(), Map.of(),
+                    new Step.DeletePod("postgres-data", Step.DeletePod.SPLIT_OFF), Optional.empty(),
+                    MemberTlsKeys.COREOS);
+        }
+
+        assertThat(podNames()).isEmpty();
+        assertThat(client.persistentVolumeClaims().inNamespace("prod").list().getItems())
+                .extracting(c -> c.getMetadata().getName()).containsExactly("postgres-data");
+    }
+
+    @Test
     void stepsThatBringInNoMemberReportNone() {
         ClusterObservation o = notStarted(List.of(), "alpha-s");
         act(o, new Step.CreateSeed("alpha-s", "http://alpha-s.alpha.prod.svc:2380", "3.5.17"));
