@@ -1,7 +1,6 @@
 package dev.etcdoperator.cluster;
 
 import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -10,7 +9,6 @@ import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.util.Base64;
 import java.util.Optional;
 
 import dev.etcdoperator.etcd.PemPrivateKeys;
@@ -36,8 +34,8 @@ final class KeyMatch {
         try {
             certificate = (X509Certificate) CertificateFactory.getInstance("X.509")
                     .generateCertificate(new ByteArrayInputStream(certificatePem));
-            pkcs8 = der(PemPrivateKeys.toPkcs8(keyPem));
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            pkcs8 = PemPrivateKeys.toPkcs8Der(keyPem);
+        } catch (GeneralSecurityException | RuntimeException e) {
             return Optional.empty();
         }
         String algorithm = certificate.getPublicKey().getAlgorithm();
@@ -53,7 +51,7 @@ final class KeyMatch {
         PrivateKey key;
         try {
             key = KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
-        } catch (GeneralSecurityException e) {
+        } catch (GeneralSecurityException | RuntimeException e) {
             return Optional.of("its private key is not an " + algorithm + " key, as its certificate's is");
         }
         try {
@@ -71,15 +69,5 @@ final class KeyMatch {
         } catch (GeneralSecurityException e) {
             return Optional.of("its private key does not belong to its certificate (" + e.getMessage() + ")");
         }
-    }
-
-    private static byte[] der(byte[] pem) {
-        String text = new String(pem, StandardCharsets.US_ASCII);
-        int begin = text.indexOf("-----BEGIN PRIVATE KEY-----");
-        int end = text.indexOf("-----END PRIVATE KEY-----");
-        if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("not a PKCS#8 PEM key");
-        }
-        return Base64.getMimeDecoder().decode(text.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end));
     }
 }

@@ -55,6 +55,17 @@ public final class PemPrivateKeys {
         throw new IllegalArgumentException("the client key is not a PEM private key (PKCS#8, PKCS#1 RSA or SEC1 EC)");
     }
 
+    /** The key as PKCS#8 DER, from the block {@link #toPkcs8} reads. */
+    public static byte[] toPkcs8Der(byte[] pem) {
+        Matcher m = PEM.matcher(new String(toPkcs8(pem), StandardCharsets.US_ASCII));
+        while (m.find()) {
+            if ("PRIVATE KEY".equals(m.group(1))) {
+                return Base64.getMimeDecoder().decode(m.group(2));
+            }
+        }
+        throw new IllegalArgumentException("the client key is not a PEM private key (PKCS#8, PKCS#1 RSA or SEC1 EC)");
+    }
+
     private static byte[] decode(String base64, String whole) {
         if (whole.contains("Proc-Type: 4,ENCRYPTED")) {
             throw new IllegalArgumentException("the client key is encrypted; give it unencrypted");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import dev.etcdoperator.etcd.TestCertificates;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,22 @@ class KeyMatchTest {
         assertThat(loaded.problem()).contains("Secret prod/etcd-peer-tls", "does not belong to its certificate",
                 "peer.key", "changes nothing", "until the secrets are fixed");
         assertThat(loaded.reason()).isEqualTo("TLSSecretInvalid");
+        // a key behind a line that looks like a block's start and end: the key's own block is read, as etcd reads it
+        byte[] behindAFalseBlock = ("-----BEGIN PRIVATE KEY-----END PRIVATE KEY-----\n"
+                + Files.readString(dir.resolve("rsa.key"))).getBytes();
+        assertThat(KeyMatch.mismatch(read("rsa.crt"), behindAFalseBlock)).isEmpty();
+        byte[] otherBehindAFalseBlock = ("-----BEGIN PRIVATE KEY-----END PRIVATE KEY-----\n"
+                + Files.readString(dir.resolve("other-rsa.key"))).getBytes();
+        assertThat(KeyMatch.mismatch(read("rsa.crt"), otherBehindAFalseBlock)).get().asString()
+                .contains("does not belong to its certificate");
         // what cannot be read as a pair is left to the checks that read it
+        for (String unreadable : List.of("-----BEGIN PRIVATE KEY-----END PRIVATE KEY-----",
+                "-----BEGIN PRIVATE KEY-----\n!!!\n-----END PRIVATE KEY-----",
+                "-----END PRIVATE KEY-----\n-----BEGIN PRIVATE KEY-----")) {
+            assertThat(KeyMatch.mismatch(read("rsa.crt"), unreadable.getBytes())).as(unreadable).isEmpty();
+        }
+        assertThat(KeyMatch.mismatch(read("rsa.crt"), "-----BEGIN PRIVATE KEY-----\nQQ\n-----END PRIVATE KEY-----"
+                .getBytes())).get().asString().contains("not an RSA key");
         assertThat(KeyMatch.mismatch("x".getBytes(), read("rsa.key"))).isEmpty();
         assertThat(KeyMatch.mismatch(read("rsa.crt"), "x".getBytes())).isEmpty();
     }
