@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
+import dev.etcdoperator.api.v1beta2.ApiGroup;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdClusterStatus;
@@ -37,8 +38,10 @@ final class RestoreObserver {
     }
 
     ClusterSeen see(String namespace, String name) {
-        List<Pod> pods = client.pods().inNamespace(namespace).withLabel(ClusterResources.LABEL_CLUSTER, name).list().getItems();
+        List<Pod> labelled = client.pods().inNamespace(namespace).withLabel(ClusterResources.LABEL_CLUSTER, name).list()
+                .getItems();
         EtcdCluster cluster = cluster(namespace, name);
+        List<Pod> pods = madeBy(labelled, name, cluster == null ? null : cluster.getMetadata().getUid());
         if (cluster == null) {
             return ClusterSeen.absent(pods.size(), StuckPods.hint(namespace, pods, clock.instant()).orElse(null));
         }
@@ -70,6 +73,18 @@ final class RestoreObserver {
                                 && Conditions.FALSE.equals(c.getStatus())
                                 && EtcdClusterReconciler.REASON_RESTORE_REFUSED.equals(c.getReason()))
                         .map(Condition::getMessage).findFirst().orElse(null));
+    }
+
+    /**
+     * The pods an EtcdCluster of that name made (their owner), of the one with {@code uid} when it is given: a pod
+     * that only bears the cluster's label, another application's, is neither waited for nor taken for a failed seed.
+     */
+    static List<Pod> madeBy(List<Pod> labelled, String name, String uid) {
+        return labelled.stream().filter(p -> p.getMetadata().getOwnerReferences() != null && p.getMetadata()
+                .getOwnerReferences().stream().anyMatch(o -> "EtcdCluster".equals(o.getKind())
+                        && o.getApiVersion() != null && o.getApiVersion().startsWith(ApiGroup.GROUP + "/")
+                        && name.equals(o.getName()) && (uid == null || uid.equals(o.getUid()))))
+                .toList();
     }
 
     /**

@@ -1019,9 +1019,11 @@ class EtcdRestoreReconcilerTest {
         assertThat(dev.etcdoperator.core.restore.RestoreEnd.endedElsewhere(fresh)).isEmpty();
     }
 
+    /** A seed pod of the restored cluster, made by it (its owner), whose snapshot fetch exited with {@code exit}. */
     void seedPod(String name, int exit) {
         client.resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .addToLabels(ClusterResources.LABEL_CLUSTER, CLUSTER).endMetadata()
+                .addToLabels(ClusterResources.LABEL_CLUSTER, CLUSTER)
+                .withOwnerReferences(ClusterResources.ownerReference(cluster(CLUSTER))).endMetadata()
                 .withNewSpec().addNewContainer().withName("etcd").withImage("etcd").endContainer().endSpec()
                 .withNewStatus().withPhase("Failed").addNewInitContainerStatus().withName(SnapshotFetch.CONTAINER)
                 .withNewState().withNewTerminated().withExitCode(exit).endTerminated().endState()
