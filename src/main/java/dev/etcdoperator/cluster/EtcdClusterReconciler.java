@@ -80,6 +80,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     public static final String REASON_REJECTED = "RejectedByApiServer";
     /** Ready is False: a pod of an earlier, deleted cluster of this name is still there. */
     public static final String REASON_WAITING_FOR_EARLIER_CLUSTER = "WaitingForEarlierCluster";
+    public static final String REASON_SERVICE_NAME_TAKEN = "ServiceNameTaken";
+    public static final String REASON_BUDGET_NAME_TAKEN = "DisruptionBudgetNameTaken";
     /** Available is not known: the cluster is refused (invalid spec, TLS), and its members are not looked at. */
     public static final String REASON_NOT_OBSERVED = "NotObserved";
     /** What the API server answers a request it refuses as such: malformed, forbidden (admission, quota), invalid. */
@@ -283,11 +285,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         }
         int budgetSize = budgetSize(cluster);
         if (!paused && (serviceMissing || children.due(key, uid, budgetSize))) {
-            Optional<String> earlier = ensureServices(cluster, budgetSize);
-            if (earlier.isPresent()) {
+            Optional<Map.Entry<String, NameHolder>> held = ensureServices(cluster, budgetSize);
+            if (held.isPresent() && held.get().getValue().kind() == NameHolder.Kind.EARLIER_CLUSTER) {
                 // its deletion would take the members' DNS names with it: a member started now could not find the
                 // others (a joining etcd gives up at once); the garbage collector deletes it, then it is made anew
-                return waitForEarlierCluster(cluster, change, "Service " + earlier.get(), Optional.empty());
+                return waitForEarlierCluster(cluster, change, "Service " + held.get().getKey(), Optional.empty());
+            }
+            if (held.isPresent()) {
+                // it selects other pods, or none: the members' DNS names or the clients' address would not be theirs
+                return waitForName(cluster, change, held.get().getValue().takenMessage("Service "
+                        + held.get().getKey(), cluster, "starts or changes no member"));
             }
             children.checked(key, uid, budgetSize);
         }
@@ -745,18 +752,22 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     /**
      * Makes the client and peer Services where missing, and the disruption budget.
      *
-     * @return the name of a Service that an earlier EtcdCluster of the same name owns (deleted, its Services not yet
-     *         collected), when there is one: nothing else is done then
+     * @return the holder of a Service's name when it is not this cluster (an earlier EtcdCluster of the same name,
+     *         deleted, its Services not yet collected, or anything else) with the Service's name: nothing else is done
+     *         then
      */
-    private Optional<String> ensureServices(EtcdCluster cluster, int budgetSize) {
+    private Optional<Map.Entry<String, NameHolder>> ensureServices(EtcdCluster cluster, int budgetSize) {
         String ns = cluster.getMetadata().getNamespace();
         for (Service service : List.of(ClusterResources.clientService(cluster), ClusterResources.peerService(cluster))) {
             Service existing = client.services().inNamespace(ns).withName(service.getMetadata().getName()).get();
             if (existing == null) {
                 client.services().inNamespace(ns).resource(service).create();
                 events.normal(cluster, "ServiceCreated", "Created Service " + service.getMetadata().getName() + ".");
-            } else if (ownedByAnotherCluster(existing, cluster)) {
-                return Optional.of(existing.getMetadata().getName());
+                continue;
+            }
+            NameHolder holder = NameHolder.of(existing, cluster);
+            if (holder.kind() != NameHolder.Kind.THIS_CLUSTER) {
+                return Optional.of(Map.entry(ns + "/" + existing.getMetadata().getName(), holder));
             }
         }
         PodDisruptionBudget wanted = ClusterResources.disruptionBudget(cluster, budgetSize);
@@ -764,8 +775,19 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .withName(wanted.getMetadata().getName()).get();
         if (existing == null) {
             client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(wanted).create();
-        } else if (!wanted.getSpec().getMinAvailable().equals(existing.getSpec().getMinAvailable())) {
+            return Optional.empty();
+        }
+        NameHolder holder = NameHolder.of(existing, cluster);
+        if (holder.kind() == NameHolder.Kind.OTHER) {
+            // the members run without the cluster's budget; the other one is left as it is
+            events.warning(cluster, REASON_BUDGET_NAME_TAKEN, holder.takenMessage("PodDisruptionBudget " + ns + "/"
+                    + existing.getMetadata().getName(), cluster, "keeps no disruption budget for the members"));
+        } else if (holder.kind() == NameHolder.Kind.THIS_CLUSTER
+                && (!wanted.getSpec().getMinAvailable().equals(existing.getSpec().getMinAvailable())
+                        || existing.getSpec().getMaxUnavailable() != null)) {
+            // a budget may set one of the two only: one edited to maxUnavailable would refuse minAvailable for good
             existing.getSpec().setMinAvailable(wanted.getSpec().getMinAvailable());
+            existing.getSpec().setMaxUnavailable(null);
             client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(existing).update();
         }
         return Optional.empty();
@@ -791,6 +813,19 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
+    private UpdateControl<EtcdCluster> waitForName(EtcdCluster cluster, StatusChange<EtcdCluster> change,
+            String message) {
+        boolean told = Conditions.find(cluster.getStatus().getConditions(), Readiness.CONDITION)
+                .map(c -> REASON_SERVICE_NAME_TAKEN.equals(c.getReason()) && message.equals(c.getMessage()))
+                .orElse(false);
+        if (!told) {
+            events.warning(cluster, REASON_SERVICE_NAME_TAKEN, message);
+        }
+        readiness.notReady(cluster.getStatus(), REASON_SERVICE_NAME_TAKEN, message,
+                cluster.getMetadata().getGeneration());
+        return change.control(cluster).rescheduleAfter(WHILE_WAITING);
+    }
+
     private UpdateControl<EtcdCluster> waitForEarlierCluster(EtcdCluster cluster, StatusChange<EtcdCluster> change,
             String object, Optional<String> stuck) {
         String message = object + " belongs to an earlier EtcdCluster of this name, which was deleted; members start"

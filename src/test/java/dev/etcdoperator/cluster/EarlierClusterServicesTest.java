@@ -87,6 +87,75 @@ class EarlierClusterServicesTest {
         });
     }
 
+    @Test
+    void aServiceOfAnotherApplicationUnderTheClustersNameIsNeitherTakenNorChanged() {
+        Service foreign = new ServiceBuilder().withNewMetadata().withName("taken-client").withNamespace("default")
+                .endMetadata().withNewSpec().addToSelector("app", "web").addNewPort().withName("http").withPort(80)
+                .endPort().endSpec().build();
+        client.services().inNamespace("default").resource(foreign).create();
+        createCluster("taken");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.resources(EtcdCluster.class)
+                .inNamespace("default").withName("taken").get().getStatus().getConditions())
+                .anySatisfy(c -> assertThat(c).extracting("type", "status", "reason")
+                        .containsExactly("Ready", "False", "ServiceNameTaken")));
+        assertThat(client.v1().events().inNamespace("default").list().getItems())
+                .anySatisfy(e -> assertThat(e.getMessage()).contains("Service default/taken-client", "no owner",
+                        "neither takes it over nor changes it"));
+        assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "taken").list()
+                .getItems()).as("no member behind a Service that does not select it").isEmpty();
+        Service after = client.services().inNamespace("default").withName("taken-client").get();
+        assertThat(after.getSpec().getSelector()).containsExactly(java.util.Map.entry("app", "web"));
+        assertThat(after.getMetadata().getOwnerReferences()).isNullOrEmpty();
+
+        client.services().inNamespace("default").withName("taken-client").delete();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "taken").list()
+                    .getItems()).hasSize(1);
+            assertThat(client.services().inNamespace("default").withName("taken-client").get().getMetadata()
+                    .getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getName()).isEqualTo("taken"));
+        });
+    }
+
+    @Test
+    void clustersNamedXAndXClientCannotShareANamespaceAndTheLaterOneSaysSo() {
+        createCluster("pair");
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.services().inNamespace("default")
+                .withName("pair-client").get() != null);
+        createCluster("pair-client");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.resources(EtcdCluster.class)
+                .inNamespace("default").withName("pair-client").get().getStatus().getConditions())
+                .anySatisfy(c -> {
+                    assertThat(c).extracting("type", "status", "reason")
+                            .containsExactly("Ready", "False", "ServiceNameTaken");
+                    assertThat(c.getMessage()).contains("EtcdCluster pair", "cannot share a namespace");
+                }));
+        assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "pair-client")
+                .list().getItems()).isEmpty();
+        assertThat(client.services().inNamespace("default").withName("pair-client").get().getMetadata()
+                .getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getName()).isEqualTo("pair"));
+    }
+
+    @Test
+    void aDisruptionBudgetOfAnotherApplicationUnderTheClustersNameIsLeftAsItIs() {
+        client.policy().v1().podDisruptionBudget().inNamespace("default").resource(
+                new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder().withNewMetadata()
+                        .withName("budgeted").withNamespace("default").endMetadata().withNewSpec()
+                        .withMaxUnavailable(new io.fabric8.kubernetes.api.model.IntOrString(1))
+                        .withNewSelector().addToMatchLabels("app", "web").endSelector().endSpec().build()).create();
+        createCluster("budgeted");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "budgeted")
+                    .list().getItems()).hasSize(1);
+            assertThat(client.v1().events().inNamespace("default").list().getItems())
+                    .anySatisfy(e -> assertThat(e).extracting(Event::getReason, Event::getType)
+                            .containsExactly("DisruptionBudgetNameTaken", "Warning"));
+        });
+        var budget = client.policy().v1().podDisruptionBudget().inNamespace("default").withName("budgeted").get();
+        assertThat(budget.getSpec().getMinAvailable()).isNull();
+        assertThat(budget.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        assertThat(budget.getSpec().getSelector().getMatchLabels()).containsExactly(java.util.Map.entry("app", "web"));
+    }
+
     private static Service earlierService(String name) {
         return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("default")
                 .withOwnerReferences(ownedByDeleted("again")).endMetadata().withNewSpec().withClusterIP("None").addToSelector(ClusterResources.LABEL_CLUSTER, "again")
