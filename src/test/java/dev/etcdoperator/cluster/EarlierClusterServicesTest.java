@@ -156,6 +156,25 @@ class EarlierClusterServicesTest {
         assertThat(budget.getSpec().getSelector().getMatchLabels()).containsExactly(java.util.Map.entry("app", "web"));
     }
 
+    @Test
+    void itsOwnBudgetEditedToMaxUnavailableIsPutBack() {
+        createCluster("edited");
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.policy().v1().podDisruptionBudget()
+                .inNamespace("default").withName("edited").get() != null);
+        client.policy().v1().podDisruptionBudget().inNamespace("default").withName("edited").edit(b -> {
+            b.getSpec().setMinAvailable(null);
+            b.getSpec().setMaxUnavailable(new io.fabric8.kubernetes.api.model.IntOrString(1));
+            return b;
+        });
+        // a Service deleted by hand makes the next reconcile look at every object of the cluster's at once
+        client.services().inNamespace("default").withName("edited-client").delete();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            var budget = client.policy().v1().podDisruptionBudget().inNamespace("default").withName("edited").get();
+            assertThat(budget.getSpec().getMaxUnavailable()).isNull();
+            assertThat(budget.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
+        });
+    }
+
     private static Service earlierService(String name) {
         return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("default")
                 .withOwnerReferences(ownedByDeleted("again")).endMetadata().withNewSpec().withClusterIP("None").addToSelector(ClusterResources.LABEL_CLUSTER, "again")
