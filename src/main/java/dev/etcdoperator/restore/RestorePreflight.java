@@ -178,7 +178,7 @@ final class RestorePreflight {
      * refused would be deleted for a cluster that could never start. A running template may have such a spec: its
      * pods were made before the spec changed.
      */
-    private void acceptedByTheApiServer(EtcdCluster template) {
+    void acceptedByTheApiServer(EtcdCluster template) {
         String namespace = template.getMetadata().getNamespace();
         var probes = StagedSeedPods.probes(template, template.getMetadata().getName() + "-preflight", client);
         for (HasMetadata probe : probes.orElse(java.util.List.of())) {
@@ -187,8 +187,10 @@ final class RestorePreflight {
             } catch (KubernetesClientException e) {
                 String said = e.getStatus() != null && e.getStatus().getMessage() != null
                         ? e.getStatus().getMessage() : e.getMessage();
-                if (e.getCode() == 403 && said != null && said.contains("exceeded quota")) {
-                    // the template's own pods and claims count against the quota now; deleting it frees them
+                if (e.getCode() == 403 && said != null && said.contains("exceeded quota")
+                        && deletionFrees(template, probe.getKind())) {
+                    // the template's own pods and claims count against the quota now; deleting it frees them (not
+                    // a claim it keeps, spec.pod.persistentVolumeClaimRetention: Retain, which has no owner)
                     continue;
                 }
                 if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
@@ -200,6 +202,22 @@ final class RestorePreflight {
                 throw e;
             }
         }
+    }
+
+    /** Whether the template owns an object of {@code kind} that the garbage collector deletes with it. */
+    private boolean deletionFrees(EtcdCluster template, String kind) {
+        String namespace = template.getMetadata().getNamespace();
+        String label = template.getMetadata().getName();
+        var owned = "Pod".equals(kind)
+                ? client.pods().inNamespace(namespace).withLabel(ClusterResources.LABEL_CLUSTER, label).list()
+                        .getItems().stream().map(HasMetadata::getMetadata)
+                : "PersistentVolumeClaim".equals(kind)
+                        ? client.persistentVolumeClaims().inNamespace(namespace)
+                                .withLabel(ClusterResources.LABEL_CLUSTER, label).list().getItems().stream()
+                                .map(HasMetadata::getMetadata)
+                        : java.util.stream.Stream.<io.fabric8.kubernetes.api.model.ObjectMeta>empty();
+        return owned.anyMatch(m -> m.getOwnerReferences() != null && m.getOwnerReferences().stream()
+                .anyMatch(o -> template.getMetadata().getUid().equals(o.getUid())));
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
+import dev.etcdoperator.core.backup.BackupFailure;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -38,6 +39,17 @@ final class TemplateLock {
                 template.getMetadata().setAnnotations(annotations);
                 return;
             } catch (KubernetesClientException e) {
+                if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
+                    // e.g. annotations over the API server's limit once the mark is added, or a policy refusing
+                    // it: asking again gets the same answer
+                    String said = e.getStatus() != null && e.getStatus().getMessage() != null
+                            ? e.getStatus().getMessage() : e.getMessage();
+                    throw new BackupFailure(RestorePreflight.TEMPLATE_REFUSED, "the API server refuses to mark"
+                            + " EtcdCluster " + template.getMetadata().getNamespace() + "/"
+                            + template.getMetadata().getName() + " as being restored (annotation "
+                            + RestoreAnnotations.RESTORING + "): " + said + ". Nothing was changed; fix the template"
+                            + " cluster, then restore", false);
+                }
                 EtcdCluster now = e.getCode() == 409 && attempt < 5 ? client.resources(EtcdCluster.class)
                         .inNamespace(template.getMetadata().getNamespace())
                         .withName(template.getMetadata().getName()).get() : null;
