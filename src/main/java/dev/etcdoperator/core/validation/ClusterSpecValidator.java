@@ -78,7 +78,7 @@ public final class ClusterSpecValidator {
     /** The annotations the operator writes on member pods (see ClusterResources), and reads back. */
     static final Set<String> OPERATOR_POD_ANNOTATIONS = Set.of("etcd.database.coreos.com/tls-fingerprint",
             "etcd.database.coreos.com/placement", "etcd.database.coreos.com/tls-trusted-cas",
-            "etcd.database.coreos.com/tls-issuing-cas");
+            "etcd.database.coreos.com/tls-issuing-cas", "etcd.database.coreos.com/restore-staged-for");
     private static final Pattern SEMVER = Pattern.compile(SemVer.PATTERN);
     private static final Pattern CLUSTER_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern CLUSTER_DOMAIN = Pattern.compile(InputRules.CLUSTER_DOMAIN);

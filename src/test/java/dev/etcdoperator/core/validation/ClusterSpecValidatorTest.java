@@ -252,6 +252,16 @@ class ClusterSpecValidatorTest {
                                 + " records on each pod what the pod was made from");
     }
 
+    /** A restore's staged seed pod carries what it was started for: set from the spec, it would stop the staging. */
+    @Test
+    void theStagedSeedsAnnotationIsReserved() {
+        EtcdClusterSpec spec = spec(3, null);
+        spec.getPod().setAnnotations(Map.of("etcd.database.coreos.com/restore-staged-for", "x"));
+        assertThat(validator.validate(spec).errors()).extracting(FieldError::message).containsExactly(
+                "annotation 'etcd.database.coreos.com/restore-staged-for' is reserved for the operator: it records on"
+                        + " each pod what the pod was made from");
+    }
+
     @Test
     void aKeyPrefixIsAtMostADnsSubdomainLong() {
         EtcdClusterSpec ok = spec(3, null);
