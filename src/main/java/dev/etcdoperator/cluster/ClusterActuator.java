@@ -226,6 +226,7 @@ final class ClusterActuator {
             events.normal(cluster, "MemberUpgraded", "Upgrading member " + upgrade.name() + " from "
                     + upgrade.fromVersion() + " to " + upgrade.toVersion() + ".");
         } else if (step instanceof Step.RestartMember restart) {
+            pods.requireAccepted(restart.name(), o.desiredVersion());
             if (restart.inPlace()) {
                 // created again on its claim by the next reconcile, on the Secrets as they are now
                 client.pods().inNamespace(o.namespace()).withName(restart.name()).delete();
@@ -342,6 +343,30 @@ final class ClusterActuator {
             return create(recovery.fromClaim() ? SurvivorSnapshot.fromClaim(cluster, spec, recovery.version(), tlsKeys,
                     recovery.survivor()) : SurvivorSnapshot.pod(cluster, spec, recovery.version(), tlsKeys,
                     naming.clientUrl(recovery.survivor())));
+        }
+
+        /**
+         * Asks the API server, in a dry run of the member's pod under its own name, whether it takes the pod the spec
+         * makes now: a running member is not stopped for a pod that would be refused (a field of spec.pod changed
+         * since its pod was made, an admission policy). Only its name being taken (409) or the quota being full (the
+         * member's own pod frees its place) passes; a refusal throws, and is reported as RejectedByApiServer.
+         */
+        void requireAccepted(String member, String version) {
+            var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
+                    member + "=" + naming.peerUrl(member), Step.STATE_EXISTING, naming.dnsName(member));
+            try {
+                client.pods().inNamespace(cluster.getMetadata().getNamespace())
+                        .resource(ClusterResources.memberPod(cluster, spec, version, Optional.empty(), tlsKeys))
+                        .dryRun().create();
+            } catch (KubernetesClientException e) {
+                String said = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                        : e.getMessage();
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT
+                        && !(e.getCode() == HttpURLConnection.HTTP_FORBIDDEN && said != null
+                                && said.contains("exceeded quota"))) {
+                    throw e;
+                }
+            }
         }
 
         /** Throws when the member's claim is gone or being deleted: its data with it. */
