@@ -331,6 +331,44 @@ class EtcdClusterTlsIT {
     }
 
     /**
+     * A roll onto new TLS material while spec.pod asks what the API server refuses (memory requests above the limit,
+     * changed after the pods were made): no member is stopped for a pod that could not be made, the refusal is told,
+     * and the roll goes on once spec.pod is fixed.
+     */
+    @Test
+    @Order(7)
+    void aRollWhosePodsTheApiServerWouldRefuseStopsNoMember() throws IOException {
+        Files.writeString(certs.resolve("bundle-3.crt"), Files.readString(certs.resolve("next").resolve("ca.crt"))
+                + Files.readString(certs.resolve("third").resolve("ca.crt")));
+        Set<String> uids = pods().stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
+            if (c.getSpec().getPod() == null) {
+                c.getSpec().setPod(new dev.etcdoperator.api.v1beta2.PodPolicy());
+            }
+            c.getSpec().getPod().setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                    .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("2Gi"))
+                    .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi")).build());
+            return c;
+        });
+        // a second CA added to every bundle: each member is to be restarted onto it
+        replaceSecrets("next/", "bundle-3.crt");
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(status().getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Ready");
+            assertThat(c.getReason()).isEqualTo("RejectedByApiServer");
+            assertThat(c.getMessage()).contains("memory");
+        }));
+        await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).until(() -> pods().stream()
+                .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet()).equals(uids));
+        assertThat(status().getMemberDetails()).hasSize(3).allSatisfy(m -> assertThat(m.getHealthy()).isTrue());
+
+        Edits.edit(client().resources(EtcdCluster.class).inNamespace(NS).withName(NAME), c -> {
+            c.getSpec().getPod().setResources(null);
+            return c;
+        });
+        awaitRolled(podNames());
+    }
+
+    /**
      * Waits until none of {@code before} is left, every member runs on the Secrets as they are and the cluster has
      * converged; returns the member pods then.
      */
