@@ -293,8 +293,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             }
             if (held.isPresent()) {
                 // it selects other pods, or none: the members' DNS names or the clients' address would not be theirs
-                return waitForName(cluster, change, held.get().getValue().takenMessage("Service "
-                        + held.get().getKey(), cluster, "starts or changes no member"));
+                return notReadyWhile(cluster, change, REASON_SERVICE_NAME_TAKEN, held.get().getValue()
+                        .takenMessage("Service " + held.get().getKey(), cluster, "starts or changes no member"), true);
             }
             children.checked(key, uid, budgetSize);
         }
@@ -813,31 +813,25 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
 
     /** Nothing is made for the cluster while an object of an earlier, deleted cluster of its name is still there. */
-    private UpdateControl<EtcdCluster> waitForName(EtcdCluster cluster, StatusChange<EtcdCluster> change,
-            String message) {
-        boolean told = Conditions.find(cluster.getStatus().getConditions(), Readiness.CONDITION)
-                .map(c -> REASON_SERVICE_NAME_TAKEN.equals(c.getReason()) && message.equals(c.getMessage()))
-                .orElse(false);
-        if (!told) {
-            events.warning(cluster, REASON_SERVICE_NAME_TAKEN, message);
-        }
-        readiness.notReady(cluster.getStatus(), REASON_SERVICE_NAME_TAKEN, message,
-                cluster.getMetadata().getGeneration());
-        return change.control(cluster).rescheduleAfter(WHILE_WAITING);
-    }
-
     private UpdateControl<EtcdCluster> waitForEarlierCluster(EtcdCluster cluster, StatusChange<EtcdCluster> change,
             String object, Optional<String> stuck) {
         String message = object + " belongs to an earlier EtcdCluster of this name, which was deleted; members start"
                 + " once the garbage collector has removed it." + stuck.map(s -> " " + s).orElse("");
+        return notReadyWhile(cluster, change, REASON_WAITING_FOR_EARLIER_CLUSTER, message, false);
+    }
+
+    /** Ready is False with {@code reason} and {@code message}, told in an Event once for each message; looked at later. */
+    private UpdateControl<EtcdCluster> notReadyWhile(EtcdCluster cluster, StatusChange<EtcdCluster> change,
+            String reason, String message, boolean warning) {
         boolean told = Conditions.find(cluster.getStatus().getConditions(), Readiness.CONDITION)
-                .map(c -> REASON_WAITING_FOR_EARLIER_CLUSTER.equals(c.getReason()) && message.equals(c.getMessage()))
+                .map(c -> reason.equals(c.getReason()) && message.equals(c.getMessage()))
                 .orElse(false);
-        if (!told) {
-            events.normal(cluster, REASON_WAITING_FOR_EARLIER_CLUSTER, message);
+        if (!told && warning) {
+            events.warning(cluster, reason, message);
+        } else if (!told) {
+            events.normal(cluster, reason, message);
         }
-        readiness.notReady(cluster.getStatus(), REASON_WAITING_FOR_EARLIER_CLUSTER, message,
-                cluster.getMetadata().getGeneration());
+        readiness.notReady(cluster.getStatus(), reason, message, cluster.getMetadata().getGeneration());
         return change.control(cluster).rescheduleAfter(WHILE_WAITING);
     }
 }
