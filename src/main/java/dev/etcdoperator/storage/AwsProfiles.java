@@ -16,6 +16,7 @@ import software.amazon.awssdk.profiles.ProfileProperty;
  * operator run anything.
  */
 public final class AwsProfiles {
+    private static final java.util.regex.Pattern REGION = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
     static final String PROFILE = "default";
     static final String DEFAULT_REGION_FOR_CUSTOM_ENDPOINTS = "us-east-1";
 
@@ -65,6 +66,11 @@ public final class AwsProfiles {
                 throw invalid(secretName, "profile [default] has no region; AWS needs one (region = ... in 'config')");
             }
             region = DEFAULT_REGION_FOR_CUSTOM_ENDPOINTS;
+        }
+        if (!REGION.matcher(region).matches()) {
+            // it is part of every request's signature (and of AWS's host names): refused at each request otherwise
+            throw invalid(secretName, "profile [default] has region '" + region + "', which is no region name"
+                    + " (letters, digits, '-', '_' and '.', at most 64; e.g. us-east-1)");
         }
         return new S3Settings(keyId, secret, token, region, endpointUri, forcePathStyle);
     }
