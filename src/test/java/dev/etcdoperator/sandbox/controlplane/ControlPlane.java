@@ -60,6 +60,9 @@ public final class ControlPlane implements AutoCloseable {
 
     private ControlPlane(Path dir, int port) {
         this.dir = dir.toAbsolutePath();
+        if (port != 0) {
+            FreePorts.reserve(port);
+        }
         this.port = port == 0 ? FreePorts.onLoopback() : port;
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);

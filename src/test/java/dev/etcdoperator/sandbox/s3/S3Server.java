@@ -107,6 +107,9 @@ public final class S3Server implements AutoCloseable {
         this.certsDir = dir.resolve("certs");
         this.logFile = dir.resolve("minio.log");
         // MinIO listens on the S3 port of the host's loopback addresses too
+        if (settings.port() != 0) {
+            FreePorts.reserve(settings.port());
+        }
         this.port = settings.port() != 0 ? settings.port() : FreePorts.on(addressesOf(inet));
         this.consolePort = FreePorts.on(List.of(inet));
     }

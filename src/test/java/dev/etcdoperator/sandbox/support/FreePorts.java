@@ -29,8 +29,9 @@ public final class FreePorts {
     /** Linux's default, used where the system's range cannot be read. */
     static final int[] DEFAULT_EPHEMERAL = {32_768, 60_999};
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
-    private static final FreePorts MACHINE = new FreePorts(
-            outside(ephemeralRange(readRange()), ThreadLocalRandom.current()));
+    /** Each draw from the calling thread's generator: one captured here would repeat its sequence in every JVM. */
+    private static final RandomGenerator PER_THREAD = () -> ThreadLocalRandom.current().nextLong();
+    private static final FreePorts MACHINE = new FreePorts(outside(ephemeralRange(readRange()), PER_THREAD));
 
     private final IntSupplier candidates;
     private final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
@@ -50,6 +51,15 @@ public final class FreePorts {
      */
     public static int on(List<InetAddress> addresses) {
         return MACHINE.pick(port -> addresses.stream().allMatch(address -> freeOn(address, port)));
+    }
+
+    /** Marks a port given by a person (a fixed API or S3 port) as handed out, so that no drawn port equals it. */
+    public static void reserve(int port) {
+        MACHINE.hold(port);
+    }
+
+    void hold(int port) {
+        handedOut.add(port);
     }
 
     int pick(IntPredicate free) {

@@ -80,6 +80,13 @@ class FreePortsTest {
     }
 
     @Test
+    void aReservedPortIsNeverDrawn() {
+        FreePorts ports = new FreePorts(() -> 20_002);
+        ports.hold(20_002);
+        assertThatThrownBy(() -> ports.pick(p -> true)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void aMissingAddressCountsAsFree() throws Exception {
         // 192.0.2.1 (TEST-NET-1) is on no machine
         assertThat(FreePorts.freeOn(InetAddress.getByName("192.0.2.1"), 20_001)).isTrue();
