@@ -766,6 +766,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 continue;
             }
             NameHolder holder = NameHolder.of(existing, cluster);
+            if (holder.kind() == NameHolder.Kind.OTHER && selectsTheMembers(existing, cluster)) {
+                // made by hand for this cluster (after a restore of the original operator lost it, say): it serves the
+                // members, and is left as it is
+                continue;
+            }
             if (holder.kind() != NameHolder.Kind.THIS_CLUSTER) {
                 return Optional.of(Map.entry(ns + "/" + existing.getMetadata().getName(), holder));
             }
@@ -791,6 +796,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(existing).update();
         }
         return Optional.empty();
+    }
+
+    /** A Service that selects exactly the cluster's member pods, as the cluster's own do. */
+    static boolean selectsTheMembers(Service service, EtcdCluster cluster) {
+        return service.getSpec() != null && ClusterResources.selector(cluster.getMetadata().getName())
+                .equals(service.getSpec().getSelector());
     }
 
     private static boolean ownedByAnotherCluster(HasMetadata object, EtcdCluster cluster) {

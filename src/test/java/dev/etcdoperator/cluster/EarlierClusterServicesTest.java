@@ -116,6 +116,24 @@ class EarlierClusterServicesTest {
         });
     }
 
+    /** A client Service made by hand for the cluster (one a restore of the original operator lost, say) serves it. */
+    @Test
+    void aServiceMadeByHandThatSelectsTheMembersIsKeptAsItIs() {
+        client.services().inNamespace("default").resource(new ServiceBuilder().withNewMetadata()
+                .withName("kept-client").withNamespace("default").endMetadata().withNewSpec()
+                .addToSelector(ClusterResources.LABEL_APP, ClusterResources.APP)
+                .addToSelector(ClusterResources.LABEL_CLUSTER, "kept").addNewPort().withName("client").withPort(2379)
+                .endPort().endSpec().build()).create();
+        createCluster("kept");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(client.pods().inNamespace("default").withLabel(ClusterResources.LABEL_CLUSTER, "kept").list()
+                    .getItems()).hasSize(1);
+            assertThat(client.services().inNamespace("default").withName("kept").get()).isNotNull();
+        });
+        assertThat(client.services().inNamespace("default").withName("kept-client").get().getMetadata()
+                .getOwnerReferences()).isNullOrEmpty();
+    }
+
     @Test
     void clustersNamedXAndXClientCannotShareANamespaceAndTheLaterOneSaysSo() {
         createCluster("pair");
