@@ -348,24 +348,33 @@ final class ClusterActuator {
         /**
          * Asks the API server, in a dry run of the member's pod under its own name, whether it takes the pod the spec
          * makes now: a running member is not stopped for a pod that would be refused (a field of spec.pod changed
-         * since its pod was made, an admission policy). Only its name being taken (409) or the quota being full (the
-         * member's own pod frees its place) passes; a refusal throws, and is reported as RejectedByApiServer.
+         * since its pod was made, an admission policy). Only its name being taken (409) passes, or a full quota when
+         * the new pod asks no more than the running one whose place it takes; a refusal throws, and is reported as
+         * RejectedByApiServer.
          */
         void requireAccepted(String member, String version) {
             var spec = new ClusterResources.MemberPodSpec(member, naming.peerUrl(member), naming.clientUrl(member),
                     member + "=" + naming.peerUrl(member), Step.STATE_EXISTING, naming.dnsName(member));
+            String namespace = cluster.getMetadata().getNamespace();
+            io.fabric8.kubernetes.api.model.Pod wanted = ClusterResources.memberPod(cluster, spec, version,
+                    Optional.empty(), tlsKeys);
             try {
-                client.pods().inNamespace(cluster.getMetadata().getNamespace())
-                        .resource(ClusterResources.memberPod(cluster, spec, version, Optional.empty(), tlsKeys))
-                        .dryRun().create();
+                client.pods().inNamespace(namespace).resource(wanted).dryRun().create();
             } catch (KubernetesClientException e) {
                 String said = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                         : e.getMessage();
-                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT
-                        && !(e.getCode() == HttpURLConnection.HTTP_FORBIDDEN && said != null
-                                && said.contains("exceeded quota"))) {
-                    throw e;
+                if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                    return;
                 }
+                if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN && said != null && said.contains("exceeded quota")) {
+                    // the quota counts the running pod: its place is freed for the new one only if that asks no more
+                    io.fabric8.kubernetes.api.model.Pod running = client.pods().inNamespace(namespace).withName(member)
+                            .get();
+                    if (running != null && PodDemand.noMoreThan(wanted, running)) {
+                        return;
+                    }
+                }
+                throw e;
             }
         }
 

@@ -78,13 +78,45 @@ class ClusterActuatorRestartTest {
 
     @Test
     void aPodTheApiServerWouldTakeUnderItsTakenNameIsRestarted() throws Exception {
-        for (String[] answer : List.of(new String[] {"409", "pods \"alpha-b\" already exists"},
-                new String[] {"403", "pods \"alpha-b\" is forbidden: exceeded quota: q, requested: pods=1"})) {
-            dryRunAnswers(Integer.parseInt(answer[0]), answer[1]);
+        dryRunAnswers(409, "pods \"alpha-b\" already exists");
+        server.expect().delete().withPath(PODS + "/alpha-b").andReturn(200, new StatusBuilder()
+                .withStatus("Success").build()).once();
+        restart();
+        assertThat(requests()).contains("DELETE " + PODS + "/alpha-b");
+    }
+
+    /**
+     * A full quota counts the running pod: the new one fits in its place only if it asks no more (here the running
+     * pod is the very pod the spec makes, or one that asked less memory before the spec raised it).
+     */
+    @Test
+    void aFullQuotaPassesOnlyForAPodThatAsksNoMoreThanTheRunningOne() throws Exception {
+        for (boolean runningAskedLess : new boolean[] {false, true}) {
+            java.util.concurrent.atomic.AtomicReference<String> posted = new java.util.concurrent.atomic.AtomicReference<>();
+            server.expect().post().withPath(PODS + "?dryRun=All").andReply(403, request -> {
+                posted.set(request.getUtf8Body());
+                return new StatusBuilder().withCode(403).withStatus("Failure").withMessage("pods \"alpha-b\" is"
+                        + " forbidden: exceeded quota: q, requested: requests.memory=2Gi").build();
+            }).once();
+            server.expect().get().withPath(PODS + "/alpha-b").andReply(200, request -> {
+                io.fabric8.kubernetes.api.model.Pod running = Serialization.unmarshal(posted.get(),
+                        io.fabric8.kubernetes.api.model.Pod.class);
+                if (runningAskedLess) {
+                    running.getSpec().getContainers().forEach(c -> c.getResources().getRequests().put("memory",
+                            new io.fabric8.kubernetes.api.model.Quantity("1Gi")));
+                }
+                return running;
+            }).once();
             server.expect().delete().withPath(PODS + "/alpha-b").andReturn(200, new StatusBuilder()
                     .withStatus("Success").build()).once();
-            restart();
-            assertThat(requests()).as(answer[0]).contains("DELETE " + PODS + "/alpha-b");
+            if (runningAskedLess) {
+                assertThatThrownBy(this::restart).isInstanceOfSatisfying(KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(403));
+                assertThat(requests()).noneMatch(r -> r.startsWith("DELETE"));
+            } else {
+                restart();
+                assertThat(requests()).contains("DELETE " + PODS + "/alpha-b");
+            }
         }
     }
 }
