@@ -65,6 +65,34 @@ class RestorePreflightQuotaTest {
                 new PodListBuilder().build()).always();
     }
 
+    private void podsOverQuota(boolean templateOwnsAPod) {
+        quotaRefuses(PODS);
+        server.expect().post().withPath(CLAIMS + "?dryRun=All").andReturn(201, new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("c").endMetadata().build()).always();
+        var pods = new PodListBuilder();
+        if (templateOwnsAPod) {
+            pods.addToItems(new PodBuilder().withNewMetadata().withName("alpha-abc").addToLabels("etcd_cluster", "alpha")
+                    .addNewOwnerReference().withApiVersion("etcd.database.coreos.com/v1beta2").withKind("EtcdCluster")
+                    .withName("alpha").withUid("u-template").endOwnerReference().endMetadata().build());
+        }
+        server.expect().get().withPath(PODS + "?labelSelector=etcd_cluster%3Dalpha").andReturn(200, pods.build())
+                .always();
+    }
+
+    @Test
+    void aPodOverQuotaIsPassedOverOnlyWhenTheTemplateOwnsPodsThatGoWithIt() {
+        podsOverQuota(true);
+        assertThatCode(() -> new RestorePreflight(client, null, null).acceptedByTheApiServer(template("Delete")))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void aPodOverQuotaIsARefusalWhenTheTemplateHasNoPodLeft() {
+        podsOverQuota(false);
+        assertThatThrownBy(() -> new RestorePreflight(client, null, null).acceptedByTheApiServer(template("Delete")))
+                .isInstanceOf(BackupFailure.class).hasMessageContaining("exceeded quota");
+    }
+
     @Test
     void aClaimOverQuotaIsPassedOverWhenTheTemplatesOwnClaimsGoWithIt() {
         quotaRefuses(CLAIMS);
