@@ -758,11 +758,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
      */
     private Optional<Map.Entry<String, NameHolder>> ensureServices(EtcdCluster cluster, int budgetSize) {
         String ns = cluster.getMetadata().getNamespace();
+        List<Service> missing = new ArrayList<>();
+        // both names are looked at before either Service is made: one made beside a name taken would serve nothing
         for (Service service : List.of(ClusterResources.clientService(cluster), ClusterResources.peerService(cluster))) {
             Service existing = client.services().inNamespace(ns).withName(service.getMetadata().getName()).get();
             if (existing == null) {
-                client.services().inNamespace(ns).resource(service).create();
-                events.normal(cluster, "ServiceCreated", "Created Service " + service.getMetadata().getName() + ".");
+                missing.add(service);
                 continue;
             }
             NameHolder holder = NameHolder.of(existing, cluster);
@@ -774,6 +775,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             if (holder.kind() != NameHolder.Kind.THIS_CLUSTER) {
                 return Optional.of(Map.entry(ns + "/" + existing.getMetadata().getName(), holder));
             }
+        }
+        for (Service service : missing) {
+            client.services().inNamespace(ns).resource(service).create();
+            events.normal(cluster, "ServiceCreated", "Created Service " + service.getMetadata().getName() + ".");
         }
         PodDisruptionBudget wanted = ClusterResources.disruptionBudget(cluster, budgetSize);
         PodDisruptionBudget existing = client.policy().v1().podDisruptionBudget().inNamespace(ns)

@@ -151,6 +151,8 @@ class EarlierClusterServicesTest {
                 .list().getItems()).isEmpty();
         assertThat(client.services().inNamespace("default").withName("pair-client").get().getMetadata()
                 .getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getName()).isEqualTo("pair"));
+        assertThat(client.services().inNamespace("default").withName("pair-client-client").get())
+                .as("no Service made beside the name taken").isNull();
     }
 
     @Test
