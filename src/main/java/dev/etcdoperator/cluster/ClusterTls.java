@@ -70,6 +70,22 @@ final class ClusterTls {
         return ClusterResources.serverSecret(spec) != null;
     }
 
+    /**
+     * {@link #load}, where content of the Secrets that a reader fails on in a way it was not written for is the
+     * Secrets' fault (TLSSecretInvalid), not a reconcile that throws each time; a failed read of the API is thrown.
+     */
+    static Loaded loadOrRefuse(EtcdClusterSpec spec, String namespace, Secrets secrets) {
+        try {
+            return load(spec, namespace, secrets);
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return new Loaded(null, null, "The TLS Secrets of spec.TLS.static cannot be read (" + e + "). The"
+                    + " operator creates and changes nothing for this cluster until the secrets are fixed.", List.of(),
+                    REASON_INVALID);
+        }
+    }
+
     static Loaded load(EtcdClusterSpec spec, String namespace, Secrets secrets) {
         List<String> problems = new ArrayList<>();
         String peer = ClusterResources.peerSecret(spec);

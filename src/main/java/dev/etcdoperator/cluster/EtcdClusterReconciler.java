@@ -224,7 +224,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         EtcdTls clientTls = null;
         MemberTlsKeys tlsKeys = MemberTlsKeys.COREOS;
         if (ClusterTls.enabled(cluster.getSpec())) {
-            ClusterTls.Loaded tls = ClusterTls.load(cluster.getSpec(), namespace,
+            ClusterTls.Loaded tls = ClusterTls.loadOrRefuse(cluster.getSpec(), namespace,
                     secret -> client.secrets().inNamespace(namespace).withName(secret).get());
             if (!tls.ok()) {
                 // members without the TLS asked for would expose their data, and members with half of it

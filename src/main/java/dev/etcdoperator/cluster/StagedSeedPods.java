@@ -84,7 +84,7 @@ public final class StagedSeedPods {
             return Optional.empty();
         }
         String namespace = cluster.getMetadata().getNamespace();
-        return Optional.of(ClusterTls.load(cluster.getSpec(), namespace,
+        return Optional.of(ClusterTls.loadOrRefuse(cluster.getSpec(), namespace,
                 secret -> client.secrets().inNamespace(namespace).withName(secret).get()));
     }
 
