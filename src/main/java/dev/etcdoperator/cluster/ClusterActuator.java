@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.etcdoperator.support.ApiRefusal;
 import dev.etcdoperator.api.v1beta2.ClusterAnnotations;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.core.cluster.ClusterObservation;
@@ -361,12 +362,10 @@ final class ClusterActuator {
             try {
                 client.pods().inNamespace(namespace).resource(wanted).dryRun().create();
             } catch (KubernetesClientException e) {
-                String said = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
-                        : e.getMessage();
                 if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
                     return;
                 }
-                if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN && said != null && said.contains("exceeded quota")) {
+                if (ApiRefusal.exceededQuota(e)) {
                     // the quota counts the running pod: its place is freed for the new one only if that asks no more
                     io.fabric8.kubernetes.api.model.Pod running = client.pods().inNamespace(namespace).withName(member)
                             .get();

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 
+import dev.etcdoperator.support.ApiRefusal;
 import dev.etcdoperator.api.v1beta2.CertificateStatus;
 import dev.etcdoperator.api.v1beta2.Condition;
 import dev.etcdoperator.api.v1beta2.EtcdBackup;
@@ -380,8 +381,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         } catch (EtcdAdminException | KubernetesClientException | IllegalStateException e) {
             acted = false;
             if (e instanceof KubernetesClientException k && REFUSALS.contains(k.getCode())) {
-                rejected = k.getStatus() != null && k.getStatus().getMessage() != null ? k.getStatus().getMessage()
-                        : k.getMessage();
+                rejected = ApiRefusal.said(k);
             }
             metrics.stepFailed(namespace, name, step);
             LOG.warnf("%s/%s: %s failed: %s", cluster.getMetadata().getNamespace(), name, step.describe(),

@@ -1,5 +1,6 @@
 package dev.etcdoperator.restore;
 
+import dev.etcdoperator.support.ApiRefusal;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -13,8 +14,7 @@ final class NamespaceEnding extends RuntimeException {
     static final String CAUSE = "NamespaceTerminating";
 
     NamespaceEnding(KubernetesClientException refusal) {
-        super(refusal.getStatus() != null && refusal.getStatus().getMessage() != null
-                ? refusal.getStatus().getMessage() : refusal.getMessage(), refusal);
+        super(ApiRefusal.said(refusal), refusal);
     }
 
     static boolean is(RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.etcdoperator.restore;
 import java.util.List;
 import java.util.Optional;
 
+import dev.etcdoperator.support.ApiRefusal;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.EtcdRestore;
 import dev.etcdoperator.api.v1beta2.EtcdRestoreStatus;
@@ -185,10 +186,8 @@ final class RestorePreflight {
             try {
                 client.resource(probe).inNamespace(namespace).dryRun().create();
             } catch (KubernetesClientException e) {
-                String said = e.getStatus() != null && e.getStatus().getMessage() != null
-                        ? e.getStatus().getMessage() : e.getMessage();
-                if (e.getCode() == 403 && said != null && said.contains("exceeded quota")
-                        && deletionFrees(template, probe.getKind())) {
+                String said = ApiRefusal.said(e);
+                if (ApiRefusal.exceededQuota(e) && deletionFrees(template, probe.getKind())) {
                     // the template's own pods and claims count against the quota now; deleting it frees them (not
                     // a claim it keeps, spec.pod.persistentVolumeClaimRetention: Retain, which has no owner)
                     continue;
@@ -249,9 +248,8 @@ final class RestorePreflight {
     }
 
     private static void refusedOrThrow(KubernetesClientException e, String what) {
-        String said = e.getStatus() != null && e.getStatus().getMessage() != null
-                ? e.getStatus().getMessage() : e.getMessage();
-        if (e.getCode() == 403 && said != null && said.contains("exceeded quota")) {
+        String said = ApiRefusal.said(e);
+        if (ApiRefusal.exceededQuota(e)) {
             // the template counts against the quota now; deleting it frees its place
             return;
         }

@@ -3,6 +3,7 @@ package dev.etcdoperator.restore;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.etcdoperator.support.ApiRefusal;
 import dev.etcdoperator.api.v1beta2.EtcdCluster;
 import dev.etcdoperator.api.v1beta2.RestoreAnnotations;
 import dev.etcdoperator.core.backup.BackupFailure;
@@ -42,8 +43,7 @@ final class TemplateLock {
                 if (e.getCode() == 400 || e.getCode() == 403 || e.getCode() == 422) {
                     // e.g. annotations over the API server's limit once the mark is added, or a policy refusing
                     // it: asking again gets the same answer
-                    String said = e.getStatus() != null && e.getStatus().getMessage() != null
-                            ? e.getStatus().getMessage() : e.getMessage();
+                    String said = ApiRefusal.said(e);
                     throw new BackupFailure(RestorePreflight.TEMPLATE_REFUSED, "the API server refuses to mark"
                             + " EtcdCluster " + template.getMetadata().getNamespace() + "/"
                             + template.getMetadata().getName() + " as being restored (annotation "
